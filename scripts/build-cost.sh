@@ -8,12 +8,21 @@
 # NVRTC and cuBLAS; those with cuBLASLt, cuRAND and cuFFT (six that both
 # have). Each as a library crate and as a binary, in the dev and the release
 # profile; rounds interleaved.
-# Usage: scripts/build-cost.sh [ROUNDS [PROFILES [COUNTS]]]
-#   defaults: 3 rounds, "dev release", "1 3 6" libraries; e.g. `3 dev 1`.
+#
+# cushim comes as a user gets it (SOURCE `registry`, the default): this
+# checkout packaged (`cargo package`) and served with cudarc and libloading
+# from one local directory source in place of the registry, so that cargo
+# builds both sides' dependencies alike (no incremental compilation, lints
+# capped). SOURCE `path` depends on the checkout by path instead, as a crate
+# of this workspace would: cargo then compiles cushim and its runtime
+# incrementally, which costs them more.
+# Usage: scripts/build-cost.sh [ROUNDS [PROFILES [COUNTS [SOURCE]]]]
+#   defaults: 3 rounds, "dev release", "1 3 6" libraries, registry; e.g. `3 dev 1`.
 set -euo pipefail
 rounds=${1:-3}
 profiles=${2:-dev release}
 counts=${3:-1 3 6}
+source=${4:-registry}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/cushim-build-cost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -29,6 +38,46 @@ declare -A cudarc_features=(
   [6]='"driver", "nvrtc", "cublas", "cublaslt", "curand", "cufft"'
 )
 stem() { case $1 in driver) echo cuda ;; cublaslt) echo cublasLt ;; *) echo "$1" ;; esac; }
+
+cudarc_dependency() { # features
+  echo "cudarc = { version = \"0.19\", default-features = false, features = [\"std\", \"dynamic-loading\", \"cuda-13000\", $1] }"
+}
+
+# The directory source that stands in for the registry: cudarc and
+# libloading as `cargo vendor` copies them, cushim and its runtime as
+# `cargo package` packs them.
+if [ "$source" = registry ]; then
+  mkdir -p "$work/vendoring/src"
+  touch "$work/vendoring/src/lib.rs"
+  cat > "$work/vendoring/Cargo.toml" <<EOF
+[package]
+name = "vendoring"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+libloading = "0.9"
+$(cudarc_dependency "${cudarc_features[6]}")
+
+[workspace]
+EOF
+  (cd "$work/vendoring" && { cargo vendor -q --offline --versioned-dirs "$work/vendor" >/dev/null 2>&1 ||
+    cargo vendor -q --versioned-dirs "$work/vendor" >/dev/null; })
+  (cd "$repo" && cargo package -q --workspace --no-verify --allow-dirty --offline --target-dir "$work/package" 2>/dev/null)
+  for crate in "$work"/package/package/*.crate; do
+    tar -xzf "$crate" -C "$work/vendor"
+    sum=$(sha256sum "$crate" | cut -d' ' -f1)
+    printf '{"files":{},"package":"%s"}\n' "$sum" > "$work/vendor/$(basename "$crate" .crate)/.cargo-checksum.json"
+  done
+  cushim_build_dependency='cushim = { version = "=0.1.0", default-features = false }'
+  cushim_dependencies='libloading = "0.9"
+cushim-runtime = "=0.1.0"'
+else
+  cushim_build_dependency="cushim = { path = \"$repo\", default-features = false }"
+  cushim_dependencies="libloading = \"0.9\"
+cushim-runtime = { path = \"$repo/cushim-runtime\" }"
+fi
 
 make_crate() { # name, kind (lib|bin), build-dependency, dependencies, build.rs, source
   mkdir -p "$work/$1/src"
@@ -47,6 +96,16 @@ $3
 
 [workspace]
 EOF
+  if [ "$source" = registry ]; then
+    mkdir -p "$work/$1/.cargo"
+    cat > "$work/$1/.cargo/config.toml" <<EOF
+[source.crates-io]
+replace-with = "local"
+
+[source.local]
+directory = "$work/vendor"
+EOF
+  fi
   printf '%s\n' "$5" > "$work/$1/build.rs"
   if [ "$2" = lib ]; then
     printf '%s\n' "$6" > "$work/$1/src/lib.rs"
@@ -59,7 +118,7 @@ crates=()
 for n in $counts; do
   build='fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap());'
-  source=''
+  code=''
   calls=''
   for l in ${cushim_libs[$n]}; do
     s=$(stem "$l")
@@ -69,7 +128,7 @@ for n in $counts; do
         eprintln!(\"{e}\");
         std::process::exit(1);
     }"
-    source+="#[allow(dead_code, non_snake_case)]
+    code+="#[allow(dead_code, non_snake_case)]
 pub mod $l {
     include!(concat!(env!(\"OUT_DIR\"), \"/$l/$s.rs\"));
 }
@@ -78,18 +137,15 @@ pub mod $l {
   done
   build+='
 }'
-  source+="pub fn all() -> bool {
+  code+="pub fn all() -> bool {
     ${calls}true
 }"
   cudarc_source="pub fn all() -> bool {
     cudarc::driver::result::init().is_ok()
 }"
   for kind in lib bin; do
-    make_crate "cushim-$n-$kind" $kind "cushim = { path = \"$repo\", default-features = false }" \
-      "libloading = \"0.9\"
-cushim-runtime = { path = \"$repo/cushim-runtime\" }" "$build" "$source"
-    make_crate "cudarc-$n-$kind" $kind '' \
-      "cudarc = { version = \"0.19\", default-features = false, features = [\"std\", \"dynamic-loading\", \"cuda-13000\", ${cudarc_features[$n]}] }" \
+    make_crate "cushim-$n-$kind" $kind "$cushim_build_dependency" "$cushim_dependencies" "$build" "$code"
+    make_crate "cudarc-$n-$kind" $kind '' "$(cudarc_dependency "${cudarc_features[$n]}")" \
       'fn main() {}' "$cudarc_source"
     crates+=("cushim-$n-$kind" "cudarc-$n-$kind")
   done
@@ -117,7 +173,7 @@ done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 spread() { tr ' ' '\n' | grep . | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {printf "%.1f-%.1f", lo, hi}'; }
 echo
-echo "clean cargo build, $rounds rounds interleaved, wall seconds: median [min-max]"
+echo "clean cargo build, $rounds rounds interleaved, cushim from the $source, wall seconds: median [min-max]"
 echo
 echo "| profile | crate | libraries | cushim (no feature) | cudarc 0.19 | cushim / cudarc |"
 echo "|---|---|---|---|---|---|"

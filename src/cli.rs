@@ -52,7 +52,7 @@ pub enum Command {
     Check(Check),
     /// The API difference between two CUDA releases or header sets
     Diff(DiffArgs),
-    /// Write the data cushim ships (generated/data/*.weave.z): every pinned release's IR, types and rendered output
+    /// Write the data cushim ships (generated/data/*.weave): every pinned release's IR, types and rendered output
     Pinned(Pinned),
     /// Print a shell completion script, e.g. `cushim completions bash > ~/.local/share/bash-completion/completions/cushim`
     Completions(Completions),
@@ -504,16 +504,7 @@ fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
         crate::pipeline::ship(library, fresh)
     });
     for files in shipped {
-        let files = files?;
-        let packed: Vec<(String, Vec<u8>)> = files
-            .iter()
-            .map(|f| (format!("{}.z", f.name), crate::pinned::pack(&f.contents)))
-            .collect();
-        let named: Vec<(&str, &[u8])> = packed
-            .iter()
-            .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
-            .collect();
-        for outcome in crate::write::write_bytes(&args.out, &named)? {
+        for outcome in crate::write::write_all(&args.out, &files?)? {
             match outcome {
                 Outcome::Written(p) => crate::diag::note!("wrote {}", p.display()),
                 Outcome::Unchanged(p) => crate::diag::note!("unchanged {}", p.display()),

@@ -71,9 +71,8 @@ pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
     write_bytes(dir, &named)
 }
 
-/// [`write_all`] for files given as `(name, bytes)`: the shipped data,
-/// which is compressed.
-pub fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, Error> {
+/// [`write_all`] for files given as `(name, bytes)`.
+fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, Error> {
     fs::create_dir_all(dir).map_err(|e| {
         Error::new(format!(
             "cannot create output directory `{}`: {e}",

@@ -256,7 +256,7 @@ fn the_packaged_crate_ships_cmake_and_the_shipped_data() {
     assert!(
         files
             .iter()
-            .any(|f| f.starts_with("generated/data/") && f.ends_with(".weave.z")),
+            .any(|f| f.starts_with("generated/data/") && f.ends_with(".weave")),
         "{stdout}"
     );
 }

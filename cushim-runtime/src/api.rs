@@ -209,6 +209,34 @@ impl<M: Module> fmt::Debug for Error<M> {
 
 impl<M: Module> std::error::Error for Error<M> {}
 
+/// The typed layer's answer for a call that returned `code`: `Ok` on the
+/// library's success value, else the library's code or, when the call never
+/// reached the library, why.
+///
+/// # Errors
+/// See [`classify`].
+#[inline]
+pub fn status_result<M: Module>(f: &'static Function, code: M::Status) -> Result<(), Error<M>> {
+    if code.is_success() {
+        Ok(())
+    } else {
+        Err(classify(f, code))
+    }
+}
+
+/// The typed layer's answer for a call that returned `value`, not a status:
+/// the value, unless the call never reached the library.
+///
+/// # Errors
+/// `Error::Load`, why the function cannot be had.
+#[inline]
+pub fn value_result<M: Module, T>(f: &'static Function, value: T) -> Result<T, Error<M>> {
+    match f.failed() {
+        Some(e) => Err(Error::Load(e)),
+        None => Ok(value),
+    }
+}
+
 /// Tells a loading failure from a library's failure; only on the error path.
 #[cold]
 #[must_use]

@@ -37,15 +37,15 @@ pub struct Function {
     facts: Facts,
     /// The library it belongs to.
     library: &'static Library,
-    /// The shim's slot: its resolver, the library's function, or `absent`.
-    slot: &'static AtomicPtr<()>,
-    /// The shim's failure stub, type-erased.
-    absent: unsafe extern "C" fn(),
-    /// Whether the shim was bound (its slot no longer holds its resolver).
+    /// Where the shim's call goes: its resolver until the function is bound,
+    /// then the library's function. A function the library cannot give keeps
+    /// its resolver, which answers as the library would be absent.
+    slot: AtomicPtr<()>,
+    /// Whether it was bound, or its failure is kept.
     bound: AtomicBool,
     /// This function's own failure, when it has one.
     failure: OnceLock<LoadError>,
-    /// Why the slot holds `absent`.
+    /// Why it is not bound, once that is final.
     reason: OnceLock<&'static LoadError>,
 }
 
@@ -66,24 +66,31 @@ impl fmt::Debug for Function {
 }
 
 impl Function {
-    /// An unbound shim of `library`: `slot` holds its resolver until the
-    /// first call, `absent` is its failure stub.
+    /// An unbound shim of `library`, whose calls go to `resolver` until it is
+    /// bound: the generated shim's own function, with the C function's
+    /// signature, type-erased.
     #[must_use]
     pub const fn new(
         library: &'static Library,
         facts: Facts,
-        slot: &'static AtomicPtr<()>,
-        absent: unsafe extern "C" fn(),
+        resolver: unsafe extern "C" fn(),
     ) -> Function {
         Function {
             facts,
             library,
-            slot,
-            absent,
+            slot: AtomicPtr::new(resolver as *mut ()),
             bound: AtomicBool::new(false),
             failure: OnceLock::new(),
             reason: OnceLock::new(),
         }
+    }
+
+    /// Where a call of the shim goes now: its resolver, or the library's
+    /// function once bound. The shim calls it as the C function's type.
+    #[inline]
+    #[must_use]
+    pub fn address(&self) -> *mut () {
+        self.slot.load(Ordering::Acquire)
     }
 
     /// The library it belongs to.
@@ -133,24 +140,31 @@ impl Function {
         Err(library.note(self.failure.get_or_init(|| error)))
     }
 
-    /// Binds it: patches its slot with the library's function, or with its
-    /// failure stub, and returns what the slot now holds.
+    /// Binds it: patches its slot with the library's function and returns
+    /// that; NULL when the library cannot give it, which the resolver answers
+    /// as the library would be absent ([`Function::absent_code`]).
     pub fn bind(&'static self) -> *mut () {
-        let p = match self.resolve() {
-            Ok(p) => p,
-            // A call from inside the load fails this once; the slot stays unbound.
-            Err(LoadError::Reentrant { .. }) => return self.absent as *mut (),
+        if self.reason.get().is_some() {
+            return std::ptr::null_mut();
+        }
+        match self.resolve() {
+            Ok(p) => {
+                self.slot.store(p, Ordering::Release);
+                self.bound.store(true, Ordering::Release);
+                p
+            }
+            // A call from inside the load fails this once; it stays unbound.
+            Err(LoadError::Reentrant { .. }) => std::ptr::null_mut(),
             Err(e) => {
                 let _ = self.reason.set(e);
-                self.absent as *mut ()
+                self.bound.store(true, Ordering::Release);
+                std::ptr::null_mut()
             }
-        };
-        self.slot.store(p, Ordering::Release);
-        self.bound.store(true, Ordering::Release);
-        p
+        }
     }
 
-    /// The code its failure stub returns (its reason's, or "no library" before any).
+    /// The code a call answers without the function (its reason's, or "no
+    /// library" before any).
     #[must_use]
     pub fn absent_code(&self) -> u32 {
         self.reason
@@ -158,14 +172,11 @@ impl Function {
             .map_or(self.library.info().codes.library_not_found, |e| e.code())
     }
 
-    /// Whether its slot holds its failure stub; the reason, if so.
+    /// Why the function cannot be had, once that is final; `None` while it
+    /// is bound or not yet tried.
     #[must_use]
     pub fn failed(&self) -> Option<&'static LoadError> {
-        if self.slot.load(Ordering::Acquire) == self.absent as *mut () {
-            self.reason.get().copied()
-        } else {
-            None
-        }
+        self.reason.get().copied()
     }
 
     /// Binds it now if it was not yet, and reports the failure, if any.

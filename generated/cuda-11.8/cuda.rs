@@ -4593,26 +4593,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -4623,13 +4625,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -4653,21 +4655,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -4689,7 +4682,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -4697,8 +4690,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -4711,25 +4713,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -4745,8 +4733,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -4789,7 +4777,7 @@ macro_rules! cushim_shim {
 cushim_shim! {
     fn cuArray3DCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArray3DCreate_v2, __cushim_slot_cuArray3DCreate_v2), export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArray3DCreate_v2, export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
     link [cuArray3DCreate_v2];
     returns status, fallback [];
     aliases [cuArray3DCreate];
@@ -4798,7 +4786,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArray3DGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArray3DGetDescriptor_v2, __cushim_slot_cuArray3DGetDescriptor_v2), export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArray3DGetDescriptor_v2, export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArray3DGetDescriptor_v2];
     returns status, fallback [];
     aliases [cuArray3DGetDescriptor];
@@ -4807,7 +4795,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayCreate_v2, __cushim_slot_cuArrayCreate_v2), export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArrayCreate_v2, export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
     link [cuArrayCreate_v2];
     returns status, fallback [];
     aliases [cuArrayCreate];
@@ -4816,7 +4804,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayDestroy(hArray: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayDestroy, __cushim_slot_cuArrayDestroy), export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuArrayDestroy, export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
     link [cuArrayDestroy];
     returns status, fallback [];
     aliases [];
@@ -4825,7 +4813,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetDescriptor_v2, __cushim_slot_cuArrayGetDescriptor_v2), export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetDescriptor_v2, export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArrayGetDescriptor_v2];
     returns status, fallback [];
     aliases [cuArrayGetDescriptor];
@@ -4834,7 +4822,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetMemoryRequirements, __cushim_slot_cuArrayGetMemoryRequirements), export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetMemoryRequirements, export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuArrayGetMemoryRequirements];
     returns status, fallback [];
     aliases [];
@@ -4843,7 +4831,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetPlane(pPlaneArray: *mut CUarray, hArray: CUarray, planeIdx: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetPlane, __cushim_slot_cuArrayGetPlane), export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetPlane, export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
     link [cuArrayGetPlane];
     returns status, fallback [];
     aliases [];
@@ -4852,7 +4840,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, array: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetSparseProperties, __cushim_slot_cuArrayGetSparseProperties), export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetSparseProperties, export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuArrayGetSparseProperties];
     returns status, fallback [];
     aliases [];
@@ -4861,7 +4849,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuCtxAttach, __cushim_slot_cuCtxAttach), export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxAttach, export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
     link [cuCtxAttach];
     returns status, fallback [];
     aliases [];
@@ -4870,7 +4858,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxCreate_v2(pctx: *mut CUcontext, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxCreate_v2, __cushim_slot_cuCtxCreate_v2), export c"cuCtxCreate_v2", name "cuCtxCreate", proc c"cuCtxCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxCreate_v2, export c"cuCtxCreate_v2", name "cuCtxCreate", proc c"cuCtxCreate", version 3020, since 0, per_thread [];
     link [cuCtxCreate_v2];
     returns status, fallback [];
     aliases [cuCtxCreate];
@@ -4879,7 +4867,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxCreate_v3(pctx: *mut CUcontext, paramsArray: *mut CUexecAffinityParam, numParams: ::core::ffi::c_int, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxCreate_v3, __cushim_slot_cuCtxCreate_v3), export c"cuCtxCreate_v3", name "cuCtxCreate_v3", proc c"cuCtxCreate", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuCtxCreate_v3, export c"cuCtxCreate_v3", name "cuCtxCreate_v3", proc c"cuCtxCreate", version 11040, since 0, per_thread [];
     link [cuCtxCreate_v3];
     returns status, fallback [];
     aliases [];
@@ -4888,7 +4876,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxDestroy_v2, __cushim_slot_cuCtxDestroy_v2), export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxDestroy_v2, export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
     link [cuCtxDestroy_v2];
     returns status, fallback [];
     aliases [cuCtxDestroy];
@@ -4897,7 +4885,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuCtxDetach, __cushim_slot_cuCtxDetach), export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxDetach, export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
     link [cuCtxDetach];
     returns status, fallback [];
     aliases [];
@@ -4906,7 +4894,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxDisablePeerAccess, __cushim_slot_cuCtxDisablePeerAccess), export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxDisablePeerAccess, export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxDisablePeerAccess];
     returns status, fallback [];
     aliases [];
@@ -4915,7 +4903,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxEnablePeerAccess, __cushim_slot_cuCtxEnablePeerAccess), export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxEnablePeerAccess, export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxEnablePeerAccess];
     returns status, fallback [];
     aliases [];
@@ -4924,7 +4912,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetApiVersion, __cushim_slot_cuCtxGetApiVersion), export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetApiVersion, export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
     link [cuCtxGetApiVersion];
     returns status, fallback [];
     aliases [];
@@ -4933,7 +4921,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetCacheConfig, __cushim_slot_cuCtxGetCacheConfig), export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetCacheConfig, export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxGetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -4942,7 +4930,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetCurrent, __cushim_slot_cuCtxGetCurrent), export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetCurrent, export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxGetCurrent];
     returns status, fallback [];
     aliases [];
@@ -4951,7 +4939,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetDevice, __cushim_slot_cuCtxGetDevice), export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetDevice, export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
     link [cuCtxGetDevice];
     returns status, fallback [];
     aliases [];
@@ -4960,7 +4948,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetExecAffinity(pExecAffinity: *mut CUexecAffinityParam, type_: CUexecAffinityType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetExecAffinity, __cushim_slot_cuCtxGetExecAffinity), export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetExecAffinity, export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
     link [cuCtxGetExecAffinity];
     returns status, fallback [];
     aliases [];
@@ -4969,7 +4957,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetFlags, __cushim_slot_cuCtxGetFlags), export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetFlags, export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
     link [cuCtxGetFlags];
     returns status, fallback [];
     aliases [];
@@ -4978,7 +4966,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetLimit, __cushim_slot_cuCtxGetLimit), export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetLimit, export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
     link [cuCtxGetLimit];
     returns status, fallback [];
     aliases [];
@@ -4987,7 +4975,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetSharedMemConfig, __cushim_slot_cuCtxGetSharedMemConfig), export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetSharedMemConfig, export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxGetSharedMemConfig];
     returns status, fallback [];
     aliases [];
@@ -4996,7 +4984,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetStreamPriorityRange, __cushim_slot_cuCtxGetStreamPriorityRange), export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetStreamPriorityRange, export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
     link [cuCtxGetStreamPriorityRange];
     returns status, fallback [];
     aliases [];
@@ -5005,7 +4993,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxPopCurrent_v2, __cushim_slot_cuCtxPopCurrent_v2), export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxPopCurrent_v2, export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPopCurrent_v2];
     returns status, fallback [];
     aliases [cuCtxPopCurrent];
@@ -5014,7 +5002,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxPushCurrent_v2, __cushim_slot_cuCtxPushCurrent_v2), export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxPushCurrent_v2, export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPushCurrent_v2];
     returns status, fallback [];
     aliases [cuCtxPushCurrent];
@@ -5023,7 +5011,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxResetPersistingL2Cache() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxResetPersistingL2Cache, __cushim_slot_cuCtxResetPersistingL2Cache), export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuCtxResetPersistingL2Cache, export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
     link [cuCtxResetPersistingL2Cache];
     returns status, fallback [];
     aliases [];
@@ -5032,7 +5020,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetCacheConfig, __cushim_slot_cuCtxSetCacheConfig), export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetCacheConfig, export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxSetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -5041,7 +5029,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetCurrent, __cushim_slot_cuCtxSetCurrent), export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetCurrent, export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxSetCurrent];
     returns status, fallback [];
     aliases [];
@@ -5050,7 +5038,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetLimit, __cushim_slot_cuCtxSetLimit), export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetLimit, export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
     link [cuCtxSetLimit];
     returns status, fallback [];
     aliases [];
@@ -5059,7 +5047,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetSharedMemConfig, __cushim_slot_cuCtxSetSharedMemConfig), export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetSharedMemConfig, export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxSetSharedMemConfig];
     returns status, fallback [];
     aliases [];
@@ -5068,7 +5056,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSynchronize() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSynchronize, __cushim_slot_cuCtxSynchronize), export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxSynchronize, export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
     link [cuCtxSynchronize];
     returns status, fallback [];
     aliases [];
@@ -5077,7 +5065,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDestroyExternalMemory, __cushim_slot_cuDestroyExternalMemory), export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuDestroyExternalMemory, export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
     link [cuDestroyExternalMemory];
     returns status, fallback [];
     aliases [];
@@ -5086,7 +5074,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDestroyExternalSemaphore, __cushim_slot_cuDestroyExternalSemaphore), export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuDestroyExternalSemaphore, export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuDestroyExternalSemaphore];
     returns status, fallback [];
     aliases [];
@@ -5095,7 +5083,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, dev: CUdevice, peerDev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceCanAccessPeer, __cushim_slot_cuDeviceCanAccessPeer), export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceCanAccessPeer, export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
     link [cuDeviceCanAccessPeer];
     returns status, fallback [];
     aliases [];
@@ -5104,7 +5092,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceComputeCapability(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuDeviceComputeCapability, __cushim_slot_cuDeviceComputeCapability), export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceComputeCapability, export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
     link [cuDeviceComputeCapability];
     returns status, fallback [];
     aliases [];
@@ -5113,7 +5101,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGet, __cushim_slot_cuDeviceGet), export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGet, export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
     link [cuDeviceGet];
     returns status, fallback [];
     aliases [];
@@ -5122,7 +5110,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUdevice_attribute, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetAttribute, __cushim_slot_cuDeviceGetAttribute), export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetAttribute, export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
     link [cuDeviceGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -5131,7 +5119,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, pciBusId: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetByPCIBusId, __cushim_slot_cuDeviceGetByPCIBusId), export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetByPCIBusId, export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetByPCIBusId];
     returns status, fallback [];
     aliases [];
@@ -5140,7 +5128,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetCount, __cushim_slot_cuDeviceGetCount), export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetCount, export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
     link [cuDeviceGetCount];
     returns status, fallback [];
     aliases [];
@@ -5149,7 +5137,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetDefaultMemPool(pool_out: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetDefaultMemPool, __cushim_slot_cuDeviceGetDefaultMemPool), export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetDefaultMemPool, export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetDefaultMemPool];
     returns status, fallback [];
     aliases [];
@@ -5158,7 +5146,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetExecAffinitySupport(pi: *mut ::core::ffi::c_int, type_: CUexecAffinityType, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetExecAffinitySupport, __cushim_slot_cuDeviceGetExecAffinitySupport), export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetExecAffinitySupport, export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
     link [cuDeviceGetExecAffinitySupport];
     returns status, fallback [];
     aliases [];
@@ -5167,7 +5155,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetGraphMemAttribute, __cushim_slot_cuDeviceGetGraphMemAttribute), export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetGraphMemAttribute, export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceGetGraphMemAttribute];
     returns status, fallback [];
     aliases [];
@@ -5176,7 +5164,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetLuid(luid: *mut ::core::ffi::c_char, deviceNodeMask: *mut ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetLuid, __cushim_slot_cuDeviceGetLuid), export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetLuid, export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
     link [cuDeviceGetLuid];
     returns status, fallback [];
     aliases [];
@@ -5185,7 +5173,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetMemPool, __cushim_slot_cuDeviceGetMemPool), export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetMemPool, export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetMemPool];
     returns status, fallback [];
     aliases [];
@@ -5194,7 +5182,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetName(name: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetName, __cushim_slot_cuDeviceGetName), export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetName, export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
     link [cuDeviceGetName];
     returns status, fallback [];
     aliases [];
@@ -5203,7 +5191,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, dev: CUdevice, flags: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetNvSciSyncAttributes, __cushim_slot_cuDeviceGetNvSciSyncAttributes), export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetNvSciSyncAttributes, export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
     link [cuDeviceGetNvSciSyncAttributes];
     returns status, fallback [];
     aliases [];
@@ -5212,7 +5200,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetP2PAttribute, __cushim_slot_cuDeviceGetP2PAttribute), export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetP2PAttribute, export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
     link [cuDeviceGetP2PAttribute];
     returns status, fallback [];
     aliases [];
@@ -5221,7 +5209,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetPCIBusId, __cushim_slot_cuDeviceGetPCIBusId), export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetPCIBusId, export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetPCIBusId];
     returns status, fallback [];
     aliases [];
@@ -5230,7 +5218,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuDeviceGetProperties, __cushim_slot_cuDeviceGetProperties), export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetProperties, export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
     link [cuDeviceGetProperties];
     returns status, fallback [];
     aliases [];
@@ -5239,7 +5227,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, format: CUarray_format, numChannels: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cuDeviceGetTexture1DLinearMaxWidth), export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
     link [cuDeviceGetTexture1DLinearMaxWidth];
     returns status, fallback [];
     aliases [];
@@ -5248,7 +5236,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetUuid, __cushim_slot_cuDeviceGetUuid), export c"cuDeviceGetUuid", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 9020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetUuid, export c"cuDeviceGetUuid", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 9020, since 0, per_thread [];
     link [cuDeviceGetUuid];
     returns status, fallback [];
     aliases [];
@@ -5257,7 +5245,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetUuid_v2, __cushim_slot_cuDeviceGetUuid_v2), export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid_v2", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetUuid_v2, export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid_v2", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
     link [cuDeviceGetUuid_v2];
     returns status, fallback [];
     aliases [];
@@ -5266,7 +5254,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGraphMemTrim, __cushim_slot_cuDeviceGraphMemTrim), export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGraphMemTrim, export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
     link [cuDeviceGraphMemTrim];
     returns status, fallback [];
     aliases [];
@@ -5275,7 +5263,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut ::core::ffi::c_uint, active: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxGetState, __cushim_slot_cuDevicePrimaryCtxGetState), export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxGetState, export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxGetState];
     returns status, fallback [];
     aliases [];
@@ -5284,7 +5272,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxRelease_v2, __cushim_slot_cuDevicePrimaryCtxRelease_v2), export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxRelease_v2, export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRelease_v2];
     returns status, fallback [];
     aliases [cuDevicePrimaryCtxRelease];
@@ -5293,7 +5281,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxReset_v2, __cushim_slot_cuDevicePrimaryCtxReset_v2), export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxReset_v2, export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxReset_v2];
     returns status, fallback [];
     aliases [cuDevicePrimaryCtxReset];
@@ -5302,7 +5290,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxRetain, __cushim_slot_cuDevicePrimaryCtxRetain), export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxRetain, export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRetain];
     returns status, fallback [];
     aliases [];
@@ -5311,7 +5299,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxSetFlags_v2, __cushim_slot_cuDevicePrimaryCtxSetFlags_v2), export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxSetFlags_v2, export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxSetFlags_v2];
     returns status, fallback [];
     aliases [cuDevicePrimaryCtxSetFlags];
@@ -5320,7 +5308,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceSetGraphMemAttribute, __cushim_slot_cuDeviceSetGraphMemAttribute), export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceSetGraphMemAttribute, export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceSetGraphMemAttribute];
     returns status, fallback [];
     aliases [];
@@ -5329,7 +5317,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceSetMemPool, __cushim_slot_cuDeviceSetMemPool), export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceSetMemPool, export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceSetMemPool];
     returns status, fallback [];
     aliases [];
@@ -5338,7 +5326,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceTotalMem_v2, __cushim_slot_cuDeviceTotalMem_v2), export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceTotalMem_v2, export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
     link [cuDeviceTotalMem_v2];
     returns status, fallback [];
     aliases [cuDeviceTotalMem];
@@ -5347,7 +5335,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDriverGetVersion, __cushim_slot_cuDriverGetVersion), export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuDriverGetVersion, export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
     link [cuDriverGetVersion];
     returns status, fallback [];
     aliases [];
@@ -5356,7 +5344,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerAcquireFrame(conn: *mut CUeglStreamConnection, pCudaResource: *mut CUgraphicsResource, pStream: *mut CUstream, timeout: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerAcquireFrame, __cushim_slot_cuEGLStreamConsumerAcquireFrame), export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerAcquireFrame, export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerAcquireFrame];
     returns status, fallback [];
     aliases [];
@@ -5365,7 +5353,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerConnect(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerConnect, __cushim_slot_cuEGLStreamConsumerConnect), export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerConnect, export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnect];
     returns status, fallback [];
     aliases [];
@@ -5374,7 +5362,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerConnectWithFlags(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerConnectWithFlags, __cushim_slot_cuEGLStreamConsumerConnectWithFlags), export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerConnectWithFlags, export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnectWithFlags];
     returns status, fallback [];
     aliases [];
@@ -5383,7 +5371,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerDisconnect, __cushim_slot_cuEGLStreamConsumerDisconnect), export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerDisconnect, export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerDisconnect];
     returns status, fallback [];
     aliases [];
@@ -5392,7 +5380,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerReleaseFrame(conn: *mut CUeglStreamConnection, pCudaResource: CUgraphicsResource, pStream: *mut CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerReleaseFrame, __cushim_slot_cuEGLStreamConsumerReleaseFrame), export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerReleaseFrame, export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerReleaseFrame];
     returns status, fallback [];
     aliases [];
@@ -5401,7 +5389,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerConnect(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR, width: EGLint, height: EGLint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerConnect, __cushim_slot_cuEGLStreamProducerConnect), export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerConnect, export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerConnect];
     returns status, fallback [];
     aliases [];
@@ -5410,7 +5398,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerDisconnect, __cushim_slot_cuEGLStreamProducerDisconnect), export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerDisconnect, export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerDisconnect];
     returns status, fallback [];
     aliases [];
@@ -5419,7 +5407,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerPresentFrame(conn: *mut CUeglStreamConnection, eglframe: CUeglFrame, pStream: *mut CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerPresentFrame, __cushim_slot_cuEGLStreamProducerPresentFrame), export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerPresentFrame, export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerPresentFrame];
     returns status, fallback [];
     aliases [];
@@ -5428,7 +5416,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerReturnFrame(conn: *mut CUeglStreamConnection, eglframe: *mut CUeglFrame, pStream: *mut CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerReturnFrame, __cushim_slot_cuEGLStreamProducerReturnFrame), export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerReturnFrame, export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerReturnFrame];
     returns status, fallback [];
     aliases [];
@@ -5437,7 +5425,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventCreate, __cushim_slot_cuEventCreate), export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventCreate, export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
     link [cuEventCreate];
     returns status, fallback [];
     aliases [];
@@ -5446,7 +5434,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventCreateFromEGLSync(phEvent: *mut CUevent, eglSync: EGLSyncKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventCreateFromEGLSync, __cushim_slot_cuEventCreateFromEGLSync), export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 0, per_thread [];
+    static __cushim_fn_cuEventCreateFromEGLSync, export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 0, per_thread [];
     link [cuEventCreateFromEGLSync];
     returns status, fallback [];
     aliases [];
@@ -5455,7 +5443,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventDestroy_v2, __cushim_slot_cuEventDestroy_v2), export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuEventDestroy_v2, export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
     link [cuEventDestroy_v2];
     returns status, fallback [];
     aliases [cuEventDestroy];
@@ -5464,7 +5452,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventElapsedTime(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventElapsedTime, __cushim_slot_cuEventElapsedTime), export c"cuEventElapsedTime", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventElapsedTime, export c"cuEventElapsedTime", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 2000, since 0, per_thread [];
     link [cuEventElapsedTime];
     returns status, fallback [];
     aliases [];
@@ -5473,7 +5461,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventQuery(hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventQuery, __cushim_slot_cuEventQuery), export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventQuery, export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
     link [cuEventQuery];
     returns status, fallback [];
     aliases [];
@@ -5482,7 +5470,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventRecord, __cushim_slot_cuEventRecord), export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
+    static __cushim_fn_cuEventRecord, export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
     link [cuEventRecord, cuEventRecord_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5491,7 +5479,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventRecordWithFlags, __cushim_slot_cuEventRecordWithFlags), export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
+    static __cushim_fn_cuEventRecordWithFlags, export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
     link [cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5500,7 +5488,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventSynchronize, __cushim_slot_cuEventSynchronize), export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventSynchronize, export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
     link [cuEventSynchronize];
     returns status, fallback [];
     aliases [];
@@ -5509,7 +5497,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuExternalMemoryGetMappedBuffer(devPtr: *mut CUdeviceptr, extMem: CUexternalMemory, bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuExternalMemoryGetMappedBuffer, __cushim_slot_cuExternalMemoryGetMappedBuffer), export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuExternalMemoryGetMappedBuffer, export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedBuffer];
     returns status, fallback [];
     aliases [];
@@ -5518,7 +5506,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuExternalMemoryGetMappedMipmappedArray(mipmap: *mut CUmipmappedArray, extMem: CUexternalMemory, mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuExternalMemoryGetMappedMipmappedArray, __cushim_slot_cuExternalMemoryGetMappedMipmappedArray), export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuExternalMemoryGetMappedMipmappedArray, export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -5527,7 +5515,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFlushGPUDirectRDMAWrites, __cushim_slot_cuFlushGPUDirectRDMAWrites), export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuFlushGPUDirectRDMAWrites, export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
     link [cuFlushGPUDirectRDMAWrites];
     returns status, fallback [];
     aliases [];
@@ -5536,7 +5524,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, hfunc: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetAttribute, __cushim_slot_cuFuncGetAttribute), export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetAttribute, export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
     link [cuFuncGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -5545,7 +5533,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetModule, __cushim_slot_cuFuncGetModule), export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetModule, export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
     link [cuFuncGetModule];
     returns status, fallback [];
     aliases [];
@@ -5554,7 +5542,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncSetAttribute, __cushim_slot_cuFuncSetAttribute), export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetAttribute, export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
     link [cuFuncSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -5563,7 +5551,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetBlockShape(hfunc: CUfunction, x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuFuncSetBlockShape, __cushim_slot_cuFuncSetBlockShape), export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetBlockShape, export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
     link [cuFuncSetBlockShape];
     returns status, fallback [];
     aliases [];
@@ -5572,7 +5560,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncSetCacheConfig, __cushim_slot_cuFuncSetCacheConfig), export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetCacheConfig, export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
     link [cuFuncSetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -5581,7 +5569,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncSetSharedMemConfig, __cushim_slot_cuFuncSetSharedMemConfig), export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetSharedMemConfig, export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuFuncSetSharedMemConfig];
     returns status, fallback [];
     aliases [];
@@ -5590,7 +5578,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetSharedSize(hfunc: CUfunction, bytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuFuncSetSharedSize, __cushim_slot_cuFuncSetSharedSize), export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetSharedSize, export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
     link [cuFuncSetSharedSize];
     returns status, fallback [];
     aliases [];
@@ -5599,7 +5587,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLCtxCreate_v2(pCtx: *mut CUcontext, Flags: ::core::ffi::c_uint, device: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLCtxCreate_v2, __cushim_slot_cuGLCtxCreate_v2), export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuGLCtxCreate_v2, export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 0, per_thread [];
     link [cuGLCtxCreate_v2];
     returns status, fallback [];
     aliases [cuGLCtxCreate];
@@ -5608,7 +5596,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLGetDevices_v2(pCudaDeviceCount: *mut ::core::ffi::c_uint, pCudaDevices: *mut CUdevice, cudaDeviceCount: ::core::ffi::c_uint, deviceList: CUGLDeviceList) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGLGetDevices_v2, __cushim_slot_cuGLGetDevices_v2), export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuGLGetDevices_v2, export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 0, per_thread [];
     link [cuGLGetDevices_v2];
     returns status, fallback [];
     aliases [cuGLGetDevices];
@@ -5617,7 +5605,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLInit() -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLInit, __cushim_slot_cuGLInit), export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLInit, export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 0, per_thread [];
     link [cuGLInit];
     returns status, fallback [];
     aliases [];
@@ -5626,7 +5614,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLMapBufferObjectAsync_v2(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLMapBufferObjectAsync_v2, __cushim_slot_cuGLMapBufferObjectAsync_v2), export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 0, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuGLMapBufferObjectAsync_v2, export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 0, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
     link [cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuGLMapBufferObjectAsync];
@@ -5635,7 +5623,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLMapBufferObject_v2(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLMapBufferObject_v2, __cushim_slot_cuGLMapBufferObject_v2), export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 0, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
+    static __cushim_fn_cuGLMapBufferObject_v2, export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 0, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
     link [cuGLMapBufferObject_v2, cuGLMapBufferObject_v2_ptds];
     returns status, fallback [];
     aliases [cuGLMapBufferObject];
@@ -5644,7 +5632,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLRegisterBufferObject, __cushim_slot_cuGLRegisterBufferObject), export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLRegisterBufferObject, export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLRegisterBufferObject];
     returns status, fallback [];
     aliases [];
@@ -5653,7 +5641,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLSetBufferObjectMapFlags(buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLSetBufferObjectMapFlags, __cushim_slot_cuGLSetBufferObjectMapFlags), export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 0, per_thread [];
+    static __cushim_fn_cuGLSetBufferObjectMapFlags, export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 0, per_thread [];
     link [cuGLSetBufferObjectMapFlags];
     returns status, fallback [];
     aliases [];
@@ -5662,7 +5650,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLUnmapBufferObject, __cushim_slot_cuGLUnmapBufferObject), export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLUnmapBufferObject, export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnmapBufferObject];
     returns status, fallback [];
     aliases [];
@@ -5671,7 +5659,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLUnmapBufferObjectAsync(buffer: GLuint, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLUnmapBufferObjectAsync, __cushim_slot_cuGLUnmapBufferObjectAsync), export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 0, per_thread [];
+    static __cushim_fn_cuGLUnmapBufferObjectAsync, export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 0, per_thread [];
     link [cuGLUnmapBufferObjectAsync];
     returns status, fallback [];
     aliases [];
@@ -5680,7 +5668,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLUnregisterBufferObject, __cushim_slot_cuGLUnregisterBufferObject), export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLUnregisterBufferObject, export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnregisterBufferObject];
     returns status, fallback [];
     aliases [];
@@ -5689,7 +5677,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetErrorName(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuGetErrorName, export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
     returns status, fallback [error, pStr, Name];
     aliases [];
@@ -5698,7 +5686,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetErrorString(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuGetErrorString, export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
     returns status, fallback [error, pStr, Text];
     aliases [];
@@ -5707,7 +5695,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const CUuuid) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetExportTable, __cushim_slot_cuGetExportTable), export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGetExportTable, export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
     link [cuGetExportTable];
     returns status, fallback [];
     aliases [];
@@ -5716,7 +5704,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetProcAddress(symbol: *const ::core::ffi::c_char, pfn: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_int, flags: cuuint64_t) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetProcAddress, __cushim_slot_cuGetProcAddress), export c"cuGetProcAddress", name "cuGetProcAddress", proc c"cuGetProcAddress", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGetProcAddress, export c"cuGetProcAddress", name "cuGetProcAddress", proc c"cuGetProcAddress", version 11030, since 0, per_thread [];
     link [cuGetProcAddress];
     returns status, fallback [];
     aliases [];
@@ -5725,7 +5713,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddBatchMemOpNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddBatchMemOpNode, __cushim_slot_cuGraphAddBatchMemOpNode), export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddBatchMemOpNode, export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
     link [cuGraphAddBatchMemOpNode];
     returns status, fallback [];
     aliases [];
@@ -5734,7 +5722,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddChildGraphNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, childGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddChildGraphNode, __cushim_slot_cuGraphAddChildGraphNode), export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddChildGraphNode, export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
     link [cuGraphAddChildGraphNode];
     returns status, fallback [];
     aliases [];
@@ -5743,7 +5731,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddDependencies(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddDependencies, __cushim_slot_cuGraphAddDependencies), export c"cuGraphAddDependencies", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddDependencies, export c"cuGraphAddDependencies", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 10000, since 0, per_thread [];
     link [cuGraphAddDependencies];
     returns status, fallback [];
     aliases [];
@@ -5752,7 +5740,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddEmptyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddEmptyNode, __cushim_slot_cuGraphAddEmptyNode), export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddEmptyNode, export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddEmptyNode];
     returns status, fallback [];
     aliases [];
@@ -5761,7 +5749,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddEventRecordNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddEventRecordNode, __cushim_slot_cuGraphAddEventRecordNode), export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddEventRecordNode, export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventRecordNode];
     returns status, fallback [];
     aliases [];
@@ -5770,7 +5758,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddEventWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddEventWaitNode, __cushim_slot_cuGraphAddEventWaitNode), export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddEventWaitNode, export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventWaitNode];
     returns status, fallback [];
     aliases [];
@@ -5779,7 +5767,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddExternalSemaphoresSignalNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddExternalSemaphoresSignalNode, __cushim_slot_cuGraphAddExternalSemaphoresSignalNode), export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddExternalSemaphoresSignalNode, export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresSignalNode];
     returns status, fallback [];
     aliases [];
@@ -5788,7 +5776,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddExternalSemaphoresWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddExternalSemaphoresWaitNode, __cushim_slot_cuGraphAddExternalSemaphoresWaitNode), export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddExternalSemaphoresWaitNode, export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresWaitNode];
     returns status, fallback [];
     aliases [];
@@ -5797,7 +5785,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddHostNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddHostNode, __cushim_slot_cuGraphAddHostNode), export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddHostNode, export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
     link [cuGraphAddHostNode];
     returns status, fallback [];
     aliases [];
@@ -5806,7 +5794,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddKernelNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddKernelNode, __cushim_slot_cuGraphAddKernelNode), export c"cuGraphAddKernelNode", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddKernelNode, export c"cuGraphAddKernelNode", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 10000, since 0, per_thread [];
     link [cuGraphAddKernelNode];
     returns status, fallback [];
     aliases [];
@@ -5815,7 +5803,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemAllocNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemAllocNode, __cushim_slot_cuGraphAddMemAllocNode), export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemAllocNode, export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemAllocNode];
     returns status, fallback [];
     aliases [];
@@ -5824,7 +5812,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemFreeNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemFreeNode, __cushim_slot_cuGraphAddMemFreeNode), export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemFreeNode, export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemFreeNode];
     returns status, fallback [];
     aliases [];
@@ -5833,7 +5821,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemcpyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemcpyNode, __cushim_slot_cuGraphAddMemcpyNode), export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemcpyNode, export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemcpyNode];
     returns status, fallback [];
     aliases [];
@@ -5842,7 +5830,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemsetNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemsetNode, __cushim_slot_cuGraphAddMemsetNode), export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemsetNode, export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemsetNode];
     returns status, fallback [];
     aliases [];
@@ -5851,7 +5839,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphBatchMemOpNodeGetParams, __cushim_slot_cuGraphBatchMemOpNodeGetParams), export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphBatchMemOpNodeGetParams, export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -5860,7 +5848,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphBatchMemOpNodeSetParams, __cushim_slot_cuGraphBatchMemOpNodeSetParams), export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphBatchMemOpNodeSetParams, export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -5869,7 +5857,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphChildGraphNodeGetGraph, __cushim_slot_cuGraphChildGraphNodeGetGraph), export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphChildGraphNodeGetGraph, export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
     link [cuGraphChildGraphNodeGetGraph];
     returns status, fallback [];
     aliases [];
@@ -5878,7 +5866,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphClone, __cushim_slot_cuGraphClone), export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphClone, export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
     link [cuGraphClone];
     returns status, fallback [];
     aliases [];
@@ -5887,7 +5875,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphCreate, __cushim_slot_cuGraphCreate), export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphCreate, export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
     link [cuGraphCreate];
     returns status, fallback [];
     aliases [];
@@ -5896,7 +5884,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphDebugDotPrint(hGraph: CUgraph, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphDebugDotPrint, __cushim_slot_cuGraphDebugDotPrint), export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGraphDebugDotPrint, export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
     link [cuGraphDebugDotPrint];
     returns status, fallback [];
     aliases [];
@@ -5905,7 +5893,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphDestroy, __cushim_slot_cuGraphDestroy), export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphDestroy, export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
     link [cuGraphDestroy];
     returns status, fallback [];
     aliases [];
@@ -5914,7 +5902,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphDestroyNode, __cushim_slot_cuGraphDestroyNode), export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphDestroyNode, export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
     link [cuGraphDestroyNode];
     returns status, fallback [];
     aliases [];
@@ -5923,7 +5911,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventRecordNodeGetEvent, __cushim_slot_cuGraphEventRecordNodeGetEvent), export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventRecordNodeGetEvent, export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeGetEvent];
     returns status, fallback [];
     aliases [];
@@ -5932,7 +5920,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventRecordNodeSetEvent, __cushim_slot_cuGraphEventRecordNodeSetEvent), export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventRecordNodeSetEvent, export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -5941,7 +5929,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventWaitNodeGetEvent, __cushim_slot_cuGraphEventWaitNodeGetEvent), export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventWaitNodeGetEvent, export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeGetEvent];
     returns status, fallback [];
     aliases [];
@@ -5950,7 +5938,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventWaitNodeSetEvent, __cushim_slot_cuGraphEventWaitNodeSetEvent), export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventWaitNodeSetEvent, export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -5959,7 +5947,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecBatchMemOpNodeSetParams, __cushim_slot_cuGraphExecBatchMemOpNodeSetParams), export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecBatchMemOpNodeSetParams, export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphExecBatchMemOpNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -5968,7 +5956,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecChildGraphNodeSetParams, __cushim_slot_cuGraphExecChildGraphNodeSetParams), export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecChildGraphNodeSetParams, export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
     link [cuGraphExecChildGraphNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -5977,7 +5965,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecDestroy, __cushim_slot_cuGraphExecDestroy), export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecDestroy, export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
     link [cuGraphExecDestroy];
     returns status, fallback [];
     aliases [];
@@ -5986,7 +5974,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecEventRecordNodeSetEvent, __cushim_slot_cuGraphExecEventRecordNodeSetEvent), export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecEventRecordNodeSetEvent, export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventRecordNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -5995,7 +5983,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecEventWaitNodeSetEvent, __cushim_slot_cuGraphExecEventWaitNodeSetEvent), export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecEventWaitNodeSetEvent, export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventWaitNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -6004,7 +5992,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams), export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresSignalNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6013,7 +6001,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams), export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresWaitNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6022,7 +6010,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecHostNodeSetParams, __cushim_slot_cuGraphExecHostNodeSetParams), export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecHostNodeSetParams, export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecHostNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6031,7 +6019,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecKernelNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecKernelNodeSetParams, __cushim_slot_cuGraphExecKernelNodeSetParams), export c"cuGraphExecKernelNodeSetParams", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 10010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecKernelNodeSetParams, export c"cuGraphExecKernelNodeSetParams", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 10010, since 0, per_thread [];
     link [cuGraphExecKernelNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6040,7 +6028,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecMemcpyNodeSetParams, __cushim_slot_cuGraphExecMemcpyNodeSetParams), export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecMemcpyNodeSetParams, export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemcpyNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6049,7 +6037,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecMemsetNodeSetParams, __cushim_slot_cuGraphExecMemsetNodeSetParams), export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecMemsetNodeSetParams, export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemsetNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6058,7 +6046,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecUpdate(hGraphExec: CUgraphExec, hGraph: CUgraph, hErrorNode_out: *mut CUgraphNode, updateResult_out: *mut CUgraphExecUpdateResult) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecUpdate, __cushim_slot_cuGraphExecUpdate), export c"cuGraphExecUpdate", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecUpdate, export c"cuGraphExecUpdate", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 10020, since 0, per_thread [];
     link [cuGraphExecUpdate];
     returns status, fallback [];
     aliases [];
@@ -6067,7 +6055,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeGetParams), export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6076,7 +6064,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeSetParams), export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6085,7 +6073,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeGetParams), export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6094,7 +6082,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeSetParams), export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6103,7 +6091,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetEdges(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, numEdges: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetEdges, __cushim_slot_cuGraphGetEdges), export c"cuGraphGetEdges", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetEdges, export c"cuGraphGetEdges", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 10000, since 0, per_thread [];
     link [cuGraphGetEdges];
     returns status, fallback [];
     aliases [];
@@ -6112,7 +6100,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetNodes(hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetNodes, __cushim_slot_cuGraphGetNodes), export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetNodes, export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetNodes];
     returns status, fallback [];
     aliases [];
@@ -6121,7 +6109,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetRootNodes, __cushim_slot_cuGraphGetRootNodes), export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetRootNodes, export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetRootNodes];
     returns status, fallback [];
     aliases [];
@@ -6130,7 +6118,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphHostNodeGetParams, __cushim_slot_cuGraphHostNodeGetParams), export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphHostNodeGetParams, export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6139,7 +6127,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphHostNodeSetParams, __cushim_slot_cuGraphHostNodeSetParams), export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphHostNodeSetParams, export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6148,7 +6136,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphInstantiateWithFlags(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphInstantiateWithFlags, __cushim_slot_cuGraphInstantiateWithFlags), export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiateWithFlags", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphInstantiateWithFlags, export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiateWithFlags", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
     link [cuGraphInstantiateWithFlags];
     returns status, fallback [];
     aliases [];
@@ -6157,7 +6145,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphInstantiate_v2(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, phErrorNode: *mut CUgraphNode, logBuffer: *mut ::core::ffi::c_char, bufferSize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphInstantiate_v2, __cushim_slot_cuGraphInstantiate_v2), export c"cuGraphInstantiate_v2", name "cuGraphInstantiate", proc c"cuGraphInstantiate", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphInstantiate_v2, export c"cuGraphInstantiate_v2", name "cuGraphInstantiate", proc c"cuGraphInstantiate", version 11000, since 0, per_thread [];
     link [cuGraphInstantiate_v2];
     returns status, fallback [];
     aliases [cuGraphInstantiate];
@@ -6166,7 +6154,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeCopyAttributes, __cushim_slot_cuGraphKernelNodeCopyAttributes), export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeCopyAttributes, export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeCopyAttributes];
     returns status, fallback [];
     aliases [];
@@ -6175,7 +6163,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: *mut CUkernelNodeAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeGetAttribute, __cushim_slot_cuGraphKernelNodeGetAttribute), export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeGetAttribute, export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -6184,7 +6172,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeGetParams, __cushim_slot_cuGraphKernelNodeGetParams), export c"cuGraphKernelNodeGetParams", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeGetParams, export c"cuGraphKernelNodeGetParams", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphKernelNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6193,7 +6181,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: *const CUkernelNodeAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeSetAttribute, __cushim_slot_cuGraphKernelNodeSetAttribute), export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeSetAttribute, export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -6202,7 +6190,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeSetParams, __cushim_slot_cuGraphKernelNodeSetParams), export c"cuGraphKernelNodeSetParams", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeSetParams, export c"cuGraphKernelNodeSetParams", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphKernelNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6211,7 +6199,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphLaunch, __cushim_slot_cuGraphLaunch), export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
+    static __cushim_fn_cuGraphLaunch, export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
     link [cuGraphLaunch, cuGraphLaunch_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6220,7 +6208,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemAllocNodeGetParams, __cushim_slot_cuGraphMemAllocNodeGetParams), export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemAllocNodeGetParams, export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemAllocNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6229,7 +6217,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemFreeNodeGetParams(hNode: CUgraphNode, dptr_out: *mut CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemFreeNodeGetParams, __cushim_slot_cuGraphMemFreeNodeGetParams), export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemFreeNodeGetParams, export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemFreeNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6238,7 +6226,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemcpyNodeGetParams, __cushim_slot_cuGraphMemcpyNodeGetParams), export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemcpyNodeGetParams, export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6247,7 +6235,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemcpyNodeSetParams, __cushim_slot_cuGraphMemcpyNodeSetParams), export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemcpyNodeSetParams, export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6256,7 +6244,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemsetNodeGetParams, __cushim_slot_cuGraphMemsetNodeGetParams), export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemsetNodeGetParams, export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -6265,7 +6253,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemsetNodeSetParams, __cushim_slot_cuGraphMemsetNodeSetParams), export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemsetNodeSetParams, export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -6274,7 +6262,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeFindInClone(phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeFindInClone, __cushim_slot_cuGraphNodeFindInClone), export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeFindInClone, export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
     link [cuGraphNodeFindInClone];
     returns status, fallback [];
     aliases [];
@@ -6283,7 +6271,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetDependencies(hNode: CUgraphNode, dependencies: *mut CUgraphNode, numDependencies: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetDependencies, __cushim_slot_cuGraphNodeGetDependencies), export c"cuGraphNodeGetDependencies", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetDependencies, export c"cuGraphNodeGetDependencies", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetDependencies];
     returns status, fallback [];
     aliases [];
@@ -6292,7 +6280,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetDependentNodes(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetDependentNodes, __cushim_slot_cuGraphNodeGetDependentNodes), export c"cuGraphNodeGetDependentNodes", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetDependentNodes, export c"cuGraphNodeGetDependentNodes", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetDependentNodes];
     returns status, fallback [];
     aliases [];
@@ -6301,7 +6289,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetEnabled, __cushim_slot_cuGraphNodeGetEnabled), export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetEnabled, export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeGetEnabled];
     returns status, fallback [];
     aliases [];
@@ -6310,7 +6298,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetType(hNode: CUgraphNode, type_: *mut CUgraphNodeType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetType, __cushim_slot_cuGraphNodeGetType), export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetType, export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetType];
     returns status, fallback [];
     aliases [];
@@ -6319,7 +6307,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeSetEnabled, __cushim_slot_cuGraphNodeSetEnabled), export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeSetEnabled, export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeSetEnabled];
     returns status, fallback [];
     aliases [];
@@ -6328,7 +6316,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphReleaseUserObject, __cushim_slot_cuGraphReleaseUserObject), export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGraphReleaseUserObject, export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
     link [cuGraphReleaseUserObject];
     returns status, fallback [];
     aliases [];
@@ -6337,7 +6325,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphRemoveDependencies(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphRemoveDependencies, __cushim_slot_cuGraphRemoveDependencies), export c"cuGraphRemoveDependencies", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphRemoveDependencies, export c"cuGraphRemoveDependencies", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 10000, since 0, per_thread [];
     link [cuGraphRemoveDependencies];
     returns status, fallback [];
     aliases [];
@@ -6346,7 +6334,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphRetainUserObject, __cushim_slot_cuGraphRetainUserObject), export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGraphRetainUserObject, export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
     link [cuGraphRetainUserObject];
     returns status, fallback [];
     aliases [];
@@ -6355,7 +6343,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphUpload, __cushim_slot_cuGraphUpload), export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
+    static __cushim_fn_cuGraphUpload, export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
     link [cuGraphUpload, cuGraphUpload_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6364,7 +6352,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsEGLRegisterImage(pCudaResource: *mut CUgraphicsResource, image: EGLImageKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsEGLRegisterImage, __cushim_slot_cuGraphicsEGLRegisterImage), export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsEGLRegisterImage, export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 0, per_thread [];
     link [cuGraphicsEGLRegisterImage];
     returns status, fallback [];
     aliases [];
@@ -6373,7 +6361,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsGLRegisterBuffer(pCudaResource: *mut CUgraphicsResource, buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsGLRegisterBuffer, __cushim_slot_cuGraphicsGLRegisterBuffer), export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsGLRegisterBuffer, export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterBuffer];
     returns status, fallback [];
     aliases [];
@@ -6382,7 +6370,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsGLRegisterImage(pCudaResource: *mut CUgraphicsResource, image: GLuint, target: GLenum, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsGLRegisterImage, __cushim_slot_cuGraphicsGLRegisterImage), export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsGLRegisterImage, export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterImage];
     returns status, fallback [];
     aliases [];
@@ -6391,7 +6379,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsMapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsMapResources, __cushim_slot_cuGraphicsMapResources), export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
+    static __cushim_fn_cuGraphicsMapResources, export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
     link [cuGraphicsMapResources, cuGraphicsMapResources_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6400,7 +6388,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceGetMappedEglFrame(eglFrame: *mut CUeglFrame, resource: CUgraphicsResource, index: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceGetMappedEglFrame, __cushim_slot_cuGraphicsResourceGetMappedEglFrame), export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceGetMappedEglFrame, export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedEglFrame];
     returns status, fallback [];
     aliases [];
@@ -6409,7 +6397,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceGetMappedMipmappedArray(pMipmappedArray: *mut CUmipmappedArray, resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cuGraphicsResourceGetMappedMipmappedArray), export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -6418,7 +6406,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceGetMappedPointer_v2(pDevPtr: *mut CUdeviceptr, pSize: *mut usize, resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceGetMappedPointer_v2, __cushim_slot_cuGraphicsResourceGetMappedPointer_v2), export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceGetMappedPointer_v2, export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedPointer_v2];
     returns status, fallback [];
     aliases [cuGraphicsResourceGetMappedPointer];
@@ -6427,7 +6415,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceSetMapFlags_v2(resource: CUgraphicsResource, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceSetMapFlags_v2, __cushim_slot_cuGraphicsResourceSetMapFlags_v2), export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceSetMapFlags_v2, export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
     link [cuGraphicsResourceSetMapFlags_v2];
     returns status, fallback [];
     aliases [cuGraphicsResourceSetMapFlags];
@@ -6436,7 +6424,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsSubResourceGetMappedArray(pArray: *mut CUarray, resource: CUgraphicsResource, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsSubResourceGetMappedArray, __cushim_slot_cuGraphicsSubResourceGetMappedArray), export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsSubResourceGetMappedArray, export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
     link [cuGraphicsSubResourceGetMappedArray];
     returns status, fallback [];
     aliases [];
@@ -6445,7 +6433,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsUnmapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsUnmapResources, __cushim_slot_cuGraphicsUnmapResources), export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
+    static __cushim_fn_cuGraphicsUnmapResources, export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
     link [cuGraphicsUnmapResources, cuGraphicsUnmapResources_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6454,7 +6442,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsUnregisterResource, __cushim_slot_cuGraphicsUnregisterResource), export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsUnregisterResource, export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
     link [cuGraphicsUnregisterResource];
     returns status, fallback [];
     aliases [];
@@ -6463,7 +6451,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsVDPAURegisterOutputSurface(pCudaResource: *mut CUgraphicsResource, vdpSurface: VdpOutputSurface, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsVDPAURegisterOutputSurface, __cushim_slot_cuGraphicsVDPAURegisterOutputSurface), export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsVDPAURegisterOutputSurface, export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterOutputSurface];
     returns status, fallback [];
     aliases [];
@@ -6472,7 +6460,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsVDPAURegisterVideoSurface(pCudaResource: *mut CUgraphicsResource, vdpSurface: VdpVideoSurface, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsVDPAURegisterVideoSurface, __cushim_slot_cuGraphicsVDPAURegisterVideoSurface), export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsVDPAURegisterVideoSurface, export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterVideoSurface];
     returns status, fallback [];
     aliases [];
@@ -6481,7 +6469,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuImportExternalMemory(extMem_out: *mut CUexternalMemory, memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuImportExternalMemory, __cushim_slot_cuImportExternalMemory), export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuImportExternalMemory, export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
     link [cuImportExternalMemory];
     returns status, fallback [];
     aliases [];
@@ -6490,7 +6478,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuImportExternalSemaphore(extSem_out: *mut CUexternalSemaphore, semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuImportExternalSemaphore, __cushim_slot_cuImportExternalSemaphore), export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuImportExternalSemaphore, export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuImportExternalSemaphore];
     returns status, fallback [];
     aliases [];
@@ -6499,7 +6487,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuInit, export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
     link [cuInit];
     returns status, fallback [];
     aliases [];
@@ -6508,7 +6496,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcCloseMemHandle, __cushim_slot_cuIpcCloseMemHandle), export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcCloseMemHandle, export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcCloseMemHandle];
     returns status, fallback [];
     aliases [];
@@ -6517,7 +6505,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcGetEventHandle(pHandle: *mut CUipcEventHandle, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcGetEventHandle, __cushim_slot_cuIpcGetEventHandle), export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcGetEventHandle, export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetEventHandle];
     returns status, fallback [];
     aliases [];
@@ -6526,7 +6514,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcGetMemHandle(pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcGetMemHandle, __cushim_slot_cuIpcGetMemHandle), export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcGetMemHandle, export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetMemHandle];
     returns status, fallback [];
     aliases [];
@@ -6535,7 +6523,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcOpenEventHandle(phEvent: *mut CUevent, handle: CUipcEventHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcOpenEventHandle, __cushim_slot_cuIpcOpenEventHandle), export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcOpenEventHandle, export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcOpenEventHandle];
     returns status, fallback [];
     aliases [];
@@ -6544,7 +6532,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcOpenMemHandle_v2(pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcOpenMemHandle_v2, __cushim_slot_cuIpcOpenMemHandle_v2), export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuIpcOpenMemHandle_v2, export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
     link [cuIpcOpenMemHandle_v2];
     returns status, fallback [];
     aliases [cuIpcOpenMemHandle];
@@ -6553,7 +6541,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunch(f: CUfunction) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunch, __cushim_slot_cuLaunch), export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuLaunch, export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
     link [cuLaunch];
     returns status, fallback [];
     aliases [];
@@ -6562,7 +6550,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchCooperativeKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchCooperativeKernel, __cushim_slot_cuLaunchCooperativeKernel), export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
+    static __cushim_fn_cuLaunchCooperativeKernel, export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
     link [cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6571,7 +6559,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchCooperativeKernelMultiDevice(launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunchCooperativeKernelMultiDevice, __cushim_slot_cuLaunchCooperativeKernelMultiDevice), export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
+    static __cushim_fn_cuLaunchCooperativeKernelMultiDevice, export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
     link [cuLaunchCooperativeKernelMultiDevice];
     returns status, fallback [];
     aliases [];
@@ -6580,7 +6568,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchGrid(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunchGrid, __cushim_slot_cuLaunchGrid), export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuLaunchGrid, export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
     link [cuLaunchGrid];
     returns status, fallback [];
     aliases [];
@@ -6589,7 +6577,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchGridAsync(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunchGridAsync, __cushim_slot_cuLaunchGridAsync), export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuLaunchGridAsync, export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
     link [cuLaunchGridAsync];
     returns status, fallback [];
     aliases [];
@@ -6598,7 +6586,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchHostFunc(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchHostFunc, __cushim_slot_cuLaunchHostFunc), export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
+    static __cushim_fn_cuLaunchHostFunc, export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
     link [cuLaunchHostFunc, cuLaunchHostFunc_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6607,7 +6595,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchKernel, __cushim_slot_cuLaunchKernel), export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
+    static __cushim_fn_cuLaunchKernel, export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
     link [cuLaunchKernel, cuLaunchKernel_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6616,7 +6604,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchKernelEx, __cushim_slot_cuLaunchKernelEx), export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
+    static __cushim_fn_cuLaunchKernelEx, export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
     link [cuLaunchKernelEx, cuLaunchKernelEx_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6625,7 +6613,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkAddData_v2(state: CUlinkState, type_: CUjitInputType, data: *mut ::core::ffi::c_void, size: usize, name: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkAddData_v2, __cushim_slot_cuLinkAddData_v2), export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuLinkAddData_v2, export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
     link [cuLinkAddData_v2];
     returns status, fallback [];
     aliases [cuLinkAddData];
@@ -6634,7 +6622,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkAddFile_v2(state: CUlinkState, type_: CUjitInputType, path: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkAddFile_v2, __cushim_slot_cuLinkAddFile_v2), export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuLinkAddFile_v2, export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
     link [cuLinkAddFile_v2];
     returns status, fallback [];
     aliases [cuLinkAddFile];
@@ -6643,7 +6631,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkComplete(state: CUlinkState, cubinOut: *mut *mut ::core::ffi::c_void, sizeOut: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkComplete, __cushim_slot_cuLinkComplete), export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuLinkComplete, export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
     link [cuLinkComplete];
     returns status, fallback [];
     aliases [];
@@ -6652,7 +6640,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkCreate_v2(numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void, stateOut: *mut CUlinkState) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkCreate_v2, __cushim_slot_cuLinkCreate_v2), export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuLinkCreate_v2, export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
     link [cuLinkCreate_v2];
     returns status, fallback [];
     aliases [cuLinkCreate];
@@ -6661,7 +6649,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkDestroy, __cushim_slot_cuLinkDestroy), export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuLinkDestroy, export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
     link [cuLinkDestroy];
     returns status, fallback [];
     aliases [];
@@ -6670,7 +6658,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAddressFree, __cushim_slot_cuMemAddressFree), export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemAddressFree, export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
     link [cuMemAddressFree];
     returns status, fallback [];
     aliases [];
@@ -6679,7 +6667,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAddressReserve(ptr: *mut CUdeviceptr, size: usize, alignment: usize, addr: CUdeviceptr, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAddressReserve, __cushim_slot_cuMemAddressReserve), export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemAddressReserve, export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
     link [cuMemAddressReserve];
     returns status, fallback [];
     aliases [];
@@ -6688,7 +6676,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAdvise(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAdvise, __cushim_slot_cuMemAdvise), export c"cuMemAdvise", name "cuMemAdvise", proc c"cuMemAdvise", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuMemAdvise, export c"cuMemAdvise", name "cuMemAdvise", proc c"cuMemAdvise", version 8000, since 0, per_thread [];
     link [cuMemAdvise];
     returns status, fallback [];
     aliases [];
@@ -6697,7 +6685,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocAsync, __cushim_slot_cuMemAllocAsync), export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
+    static __cushim_fn_cuMemAllocAsync, export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
     link [cuMemAllocAsync, cuMemAllocAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6706,7 +6694,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocFromPoolAsync, __cushim_slot_cuMemAllocFromPoolAsync), export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
+    static __cushim_fn_cuMemAllocFromPoolAsync, export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
     link [cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6715,7 +6703,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocHost_v2(pp: *mut *mut ::core::ffi::c_void, bytesize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocHost_v2, __cushim_slot_cuMemAllocHost_v2), export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemAllocHost_v2, export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
     link [cuMemAllocHost_v2];
     returns status, fallback [];
     aliases [cuMemAllocHost];
@@ -6724,7 +6712,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocManaged, __cushim_slot_cuMemAllocManaged), export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuMemAllocManaged, export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
     link [cuMemAllocManaged];
     returns status, fallback [];
     aliases [];
@@ -6733,7 +6721,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocPitch_v2(dptr: *mut CUdeviceptr, pPitch: *mut usize, WidthInBytes: usize, Height: usize, ElementSizeBytes: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocPitch_v2, __cushim_slot_cuMemAllocPitch_v2), export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemAllocPitch_v2, export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
     link [cuMemAllocPitch_v2];
     returns status, fallback [];
     aliases [cuMemAllocPitch];
@@ -6742,7 +6730,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAlloc_v2, __cushim_slot_cuMemAlloc_v2), export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemAlloc_v2, export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
     link [cuMemAlloc_v2];
     returns status, fallback [];
     aliases [cuMemAlloc];
@@ -6751,7 +6739,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemCreate(handle: *mut CUmemGenericAllocationHandle, size: usize, prop: *const CUmemAllocationProp, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemCreate, __cushim_slot_cuMemCreate), export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemCreate, export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
     link [cuMemCreate];
     returns status, fallback [];
     aliases [];
@@ -6760,7 +6748,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemExportToShareableHandle, __cushim_slot_cuMemExportToShareableHandle), export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemExportToShareableHandle, export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemExportToShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -6769,7 +6757,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemFreeAsync, __cushim_slot_cuMemFreeAsync), export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
+    static __cushim_fn_cuMemFreeAsync, export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
     link [cuMemFreeAsync, cuMemFreeAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6778,7 +6766,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemFreeHost, __cushim_slot_cuMemFreeHost), export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuMemFreeHost, export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
     link [cuMemFreeHost];
     returns status, fallback [];
     aliases [];
@@ -6787,7 +6775,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemFree_v2, __cushim_slot_cuMemFree_v2), export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemFree_v2, export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
     link [cuMemFree_v2];
     returns status, fallback [];
     aliases [cuMemFree];
@@ -6796,7 +6784,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAccess(flags: *mut ::core::ffi::c_ulonglong, location: *const CUmemLocation, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAccess, __cushim_slot_cuMemGetAccess), export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAccess, export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
     link [cuMemGetAccess];
     returns status, fallback [];
     aliases [];
@@ -6805,7 +6793,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAddressRange_v2(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAddressRange_v2, __cushim_slot_cuMemGetAddressRange_v2), export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAddressRange_v2, export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
     link [cuMemGetAddressRange_v2];
     returns status, fallback [];
     aliases [cuMemGetAddressRange];
@@ -6814,7 +6802,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAllocationGranularity(granularity: *mut usize, prop: *const CUmemAllocationProp, option: CUmemAllocationGranularity_flags) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAllocationGranularity, __cushim_slot_cuMemGetAllocationGranularity), export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAllocationGranularity, export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationGranularity];
     returns status, fallback [];
     aliases [];
@@ -6823,7 +6811,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAllocationPropertiesFromHandle(prop: *mut CUmemAllocationProp, handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAllocationPropertiesFromHandle, __cushim_slot_cuMemGetAllocationPropertiesFromHandle), export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAllocationPropertiesFromHandle, export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationPropertiesFromHandle];
     returns status, fallback [];
     aliases [];
@@ -6832,7 +6820,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetHandleForAddressRange(handle: *mut ::core::ffi::c_void, dptr: CUdeviceptr, size: usize, handleType: CUmemRangeHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetHandleForAddressRange, __cushim_slot_cuMemGetHandleForAddressRange), export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuMemGetHandleForAddressRange, export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
     link [cuMemGetHandleForAddressRange];
     returns status, fallback [];
     aliases [];
@@ -6841,7 +6829,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetInfo_v2, __cushim_slot_cuMemGetInfo_v2), export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetInfo_v2, export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
     link [cuMemGetInfo_v2];
     returns status, fallback [];
     aliases [cuMemGetInfo];
@@ -6850,7 +6838,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostAlloc(pp: *mut *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostAlloc, __cushim_slot_cuMemHostAlloc), export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuMemHostAlloc, export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
     link [cuMemHostAlloc];
     returns status, fallback [];
     aliases [];
@@ -6859,7 +6847,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostGetDevicePointer_v2(pdptr: *mut CUdeviceptr, p: *mut ::core::ffi::c_void, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostGetDevicePointer_v2, __cushim_slot_cuMemHostGetDevicePointer_v2), export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemHostGetDevicePointer_v2, export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
     link [cuMemHostGetDevicePointer_v2];
     returns status, fallback [];
     aliases [cuMemHostGetDevicePointer];
@@ -6868,7 +6856,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostGetFlags(pFlags: *mut ::core::ffi::c_uint, p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostGetFlags, __cushim_slot_cuMemHostGetFlags), export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
+    static __cushim_fn_cuMemHostGetFlags, export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
     link [cuMemHostGetFlags];
     returns status, fallback [];
     aliases [];
@@ -6877,7 +6865,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostRegister_v2(p: *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostRegister_v2, __cushim_slot_cuMemHostRegister_v2), export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuMemHostRegister_v2, export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
     link [cuMemHostRegister_v2];
     returns status, fallback [];
     aliases [cuMemHostRegister];
@@ -6886,7 +6874,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostUnregister, __cushim_slot_cuMemHostUnregister), export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuMemHostUnregister, export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
     link [cuMemHostUnregister];
     returns status, fallback [];
     aliases [];
@@ -6895,7 +6883,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemImportFromShareableHandle(handle: *mut CUmemGenericAllocationHandle, osHandle: *mut ::core::ffi::c_void, shHandleType: CUmemAllocationHandleType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemImportFromShareableHandle, __cushim_slot_cuMemImportFromShareableHandle), export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemImportFromShareableHandle, export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemImportFromShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -6904,7 +6892,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemMap(ptr: CUdeviceptr, size: usize, offset: usize, handle: CUmemGenericAllocationHandle, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemMap, __cushim_slot_cuMemMap), export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemMap, export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
     link [cuMemMap];
     returns status, fallback [];
     aliases [];
@@ -6913,7 +6901,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemMapArrayAsync(mapInfoList: *mut CUarrayMapInfo, count: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemMapArrayAsync, __cushim_slot_cuMemMapArrayAsync), export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
+    static __cushim_fn_cuMemMapArrayAsync, export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
     link [cuMemMapArrayAsync, cuMemMapArrayAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -6922,7 +6910,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolCreate(pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolCreate, __cushim_slot_cuMemPoolCreate), export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolCreate, export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
     link [cuMemPoolCreate];
     returns status, fallback [];
     aliases [];
@@ -6931,7 +6919,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolDestroy, __cushim_slot_cuMemPoolDestroy), export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolDestroy, export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
     link [cuMemPoolDestroy];
     returns status, fallback [];
     aliases [];
@@ -6940,7 +6928,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolExportPointer(shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolExportPointer, __cushim_slot_cuMemPoolExportPointer), export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolExportPointer, export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolExportPointer];
     returns status, fallback [];
     aliases [];
@@ -6949,7 +6937,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolExportToShareableHandle(handle_out: *mut ::core::ffi::c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolExportToShareableHandle, __cushim_slot_cuMemPoolExportToShareableHandle), export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolExportToShareableHandle, export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolExportToShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -6958,7 +6946,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolGetAccess(flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolGetAccess, __cushim_slot_cuMemPoolGetAccess), export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolGetAccess, export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAccess];
     returns status, fallback [];
     aliases [];
@@ -6967,7 +6955,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolGetAttribute, __cushim_slot_cuMemPoolGetAttribute), export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolGetAttribute, export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -6976,7 +6964,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolImportFromShareableHandle(pool_out: *mut CUmemoryPool, handle: *mut ::core::ffi::c_void, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolImportFromShareableHandle, __cushim_slot_cuMemPoolImportFromShareableHandle), export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolImportFromShareableHandle, export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolImportFromShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -6985,7 +6973,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolImportPointer(ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolImportPointer, __cushim_slot_cuMemPoolImportPointer), export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolImportPointer, export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolImportPointer];
     returns status, fallback [];
     aliases [];
@@ -6994,7 +6982,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolSetAccess(pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolSetAccess, __cushim_slot_cuMemPoolSetAccess), export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolSetAccess, export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAccess];
     returns status, fallback [];
     aliases [];
@@ -7003,7 +6991,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolSetAttribute, __cushim_slot_cuMemPoolSetAttribute), export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolSetAttribute, export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7012,7 +7000,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolTrimTo, __cushim_slot_cuMemPoolTrimTo), export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolTrimTo, export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
     link [cuMemPoolTrimTo];
     returns status, fallback [];
     aliases [];
@@ -7021,7 +7009,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPrefetchAsync(devPtr: CUdeviceptr, count: usize, dstDevice: CUdevice, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPrefetchAsync, __cushim_slot_cuMemPrefetchAsync), export c"cuMemPrefetchAsync", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 8000, since 0, per_thread [c"cuMemPrefetchAsync_ptsz", 8000];
+    static __cushim_fn_cuMemPrefetchAsync, export c"cuMemPrefetchAsync", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 8000, since 0, per_thread [c"cuMemPrefetchAsync_ptsz", 8000];
     link [cuMemPrefetchAsync, cuMemPrefetchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7030,7 +7018,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRangeGetAttribute, __cushim_slot_cuMemRangeGetAttribute), export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuMemRangeGetAttribute, export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7039,7 +7027,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRangeGetAttributes, __cushim_slot_cuMemRangeGetAttributes), export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuMemRangeGetAttributes, export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttributes];
     returns status, fallback [];
     aliases [];
@@ -7048,7 +7036,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRelease, __cushim_slot_cuMemRelease), export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemRelease, export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
     link [cuMemRelease];
     returns status, fallback [];
     aliases [];
@@ -7057,7 +7045,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRetainAllocationHandle(handle: *mut CUmemGenericAllocationHandle, addr: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRetainAllocationHandle, __cushim_slot_cuMemRetainAllocationHandle), export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuMemRetainAllocationHandle, export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
     link [cuMemRetainAllocationHandle];
     returns status, fallback [];
     aliases [];
@@ -7066,7 +7054,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemSetAccess(ptr: CUdeviceptr, size: usize, desc: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemSetAccess, __cushim_slot_cuMemSetAccess), export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemSetAccess, export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
     link [cuMemSetAccess];
     returns status, fallback [];
     aliases [];
@@ -7075,7 +7063,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemUnmap, __cushim_slot_cuMemUnmap), export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemUnmap, export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
     link [cuMemUnmap];
     returns status, fallback [];
     aliases [];
@@ -7084,7 +7072,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy, __cushim_slot_cuMemcpy), export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
+    static __cushim_fn_cuMemcpy, export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
     link [cuMemcpy, cuMemcpy_ptds];
     returns status, fallback [];
     aliases [];
@@ -7093,7 +7081,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy2DAsync_v2(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy2DAsync_v2, __cushim_slot_cuMemcpy2DAsync_v2), export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpy2DAsync_v2, export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
     link [cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpy2DAsync];
@@ -7102,7 +7090,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy2DUnaligned_v2, __cushim_slot_cuMemcpy2DUnaligned_v2), export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpy2DUnaligned_v2, export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
     link [cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpy2DUnaligned];
@@ -7111,7 +7099,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy2D_v2, __cushim_slot_cuMemcpy2D_v2), export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpy2D_v2, export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
     link [cuMemcpy2D_v2, cuMemcpy2D_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpy2D];
@@ -7120,7 +7108,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DAsync_v2(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DAsync_v2, __cushim_slot_cuMemcpy3DAsync_v2), export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpy3DAsync_v2, export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
     link [cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpy3DAsync];
@@ -7129,7 +7117,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DPeer, __cushim_slot_cuMemcpy3DPeer), export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
+    static __cushim_fn_cuMemcpy3DPeer, export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
     link [cuMemcpy3DPeer, cuMemcpy3DPeer_ptds];
     returns status, fallback [];
     aliases [];
@@ -7138,7 +7126,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DPeerAsync, __cushim_slot_cuMemcpy3DPeerAsync), export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
+    static __cushim_fn_cuMemcpy3DPeerAsync, export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
     link [cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7147,7 +7135,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3D_v2, __cushim_slot_cuMemcpy3D_v2), export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpy3D_v2, export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
     link [cuMemcpy3D_v2, cuMemcpy3D_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpy3D];
@@ -7156,7 +7144,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAsync, __cushim_slot_cuMemcpyAsync), export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
+    static __cushim_fn_cuMemcpyAsync, export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
     link [cuMemcpyAsync, cuMemcpyAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7165,7 +7153,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoA_v2(dstArray: CUarray, dstOffset: usize, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoA_v2, __cushim_slot_cuMemcpyAtoA_v2), export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyAtoA_v2, export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
     link [cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyAtoA];
@@ -7174,7 +7162,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoD_v2(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoD_v2, __cushim_slot_cuMemcpyAtoD_v2), export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyAtoD_v2, export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
     link [cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyAtoD];
@@ -7183,7 +7171,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoHAsync_v2, __cushim_slot_cuMemcpyAtoHAsync_v2), export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyAtoHAsync_v2, export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyAtoHAsync];
@@ -7192,7 +7180,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoH_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoH_v2, __cushim_slot_cuMemcpyAtoH_v2), export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyAtoH_v2, export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
     link [cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyAtoH];
@@ -7201,7 +7189,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoA_v2(dstArray: CUarray, dstOffset: usize, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoA_v2, __cushim_slot_cuMemcpyDtoA_v2), export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyDtoA_v2, export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
     link [cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyDtoA];
@@ -7210,7 +7198,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoDAsync_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoDAsync_v2, __cushim_slot_cuMemcpyDtoDAsync_v2), export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyDtoDAsync_v2, export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyDtoDAsync];
@@ -7219,7 +7207,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoD_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoD_v2, __cushim_slot_cuMemcpyDtoD_v2), export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyDtoD_v2, export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
     link [cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyDtoD];
@@ -7228,7 +7216,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoHAsync_v2, __cushim_slot_cuMemcpyDtoHAsync_v2), export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyDtoHAsync_v2, export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyDtoHAsync];
@@ -7237,7 +7225,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoH_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoH_v2, __cushim_slot_cuMemcpyDtoH_v2), export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyDtoH_v2, export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
     link [cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyDtoH];
@@ -7246,7 +7234,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoAAsync_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoAAsync_v2, __cushim_slot_cuMemcpyHtoAAsync_v2), export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyHtoAAsync_v2, export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyHtoAAsync];
@@ -7255,7 +7243,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoA_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoA_v2, __cushim_slot_cuMemcpyHtoA_v2), export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyHtoA_v2, export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
     link [cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyHtoA];
@@ -7264,7 +7252,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoDAsync_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoDAsync_v2, __cushim_slot_cuMemcpyHtoDAsync_v2), export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyHtoDAsync_v2, export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyHtoDAsync];
@@ -7273,7 +7261,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoD_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoD_v2, __cushim_slot_cuMemcpyHtoD_v2), export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyHtoD_v2, export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
     link [cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyHtoD];
@@ -7282,7 +7270,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyPeer, __cushim_slot_cuMemcpyPeer), export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
+    static __cushim_fn_cuMemcpyPeer, export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
     link [cuMemcpyPeer, cuMemcpyPeer_ptds];
     returns status, fallback [];
     aliases [];
@@ -7291,7 +7279,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyPeerAsync, __cushim_slot_cuMemcpyPeerAsync), export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
+    static __cushim_fn_cuMemcpyPeerAsync, export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
     link [cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7300,7 +7288,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD16Async(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD16Async, __cushim_slot_cuMemsetD16Async), export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD16Async, export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
     link [cuMemsetD16Async, cuMemsetD16Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7309,7 +7297,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD16_v2(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD16_v2, __cushim_slot_cuMemsetD16_v2), export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD16_v2, export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
     link [cuMemsetD16_v2, cuMemsetD16_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD16];
@@ -7318,7 +7306,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D16Async, __cushim_slot_cuMemsetD2D16Async), export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD2D16Async, export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
     link [cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7327,7 +7315,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D16_v2(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D16_v2, __cushim_slot_cuMemsetD2D16_v2), export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD2D16_v2, export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
     link [cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD2D16];
@@ -7336,7 +7324,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D32Async, __cushim_slot_cuMemsetD2D32Async), export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD2D32Async, export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
     link [cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7345,7 +7333,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D32_v2(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D32_v2, __cushim_slot_cuMemsetD2D32_v2), export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD2D32_v2, export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
     link [cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD2D32];
@@ -7354,7 +7342,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D8Async, __cushim_slot_cuMemsetD2D8Async), export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD2D8Async, export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
     link [cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7363,7 +7351,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D8_v2(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D8_v2, __cushim_slot_cuMemsetD2D8_v2), export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD2D8_v2, export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
     link [cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD2D8];
@@ -7372,7 +7360,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD32Async(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD32Async, __cushim_slot_cuMemsetD32Async), export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD32Async, export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
     link [cuMemsetD32Async, cuMemsetD32Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7381,7 +7369,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD32_v2(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD32_v2, __cushim_slot_cuMemsetD32_v2), export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD32_v2, export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
     link [cuMemsetD32_v2, cuMemsetD32_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD32];
@@ -7390,7 +7378,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD8Async, __cushim_slot_cuMemsetD8Async), export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD8Async, export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
     link [cuMemsetD8Async, cuMemsetD8Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7399,7 +7387,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD8_v2(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD8_v2, __cushim_slot_cuMemsetD8_v2), export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD8_v2, export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
     link [cuMemsetD8_v2, cuMemsetD8_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD8];
@@ -7408,7 +7396,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayCreate(pHandle: *mut CUmipmappedArray, pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR, numMipmapLevels: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayCreate, __cushim_slot_cuMipmappedArrayCreate), export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayCreate, export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayCreate];
     returns status, fallback [];
     aliases [];
@@ -7417,7 +7405,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayDestroy, __cushim_slot_cuMipmappedArrayDestroy), export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayDestroy, export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayDestroy];
     returns status, fallback [];
     aliases [];
@@ -7426,7 +7414,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayGetLevel(pLevelArray: *mut CUarray, hMipmappedArray: CUmipmappedArray, level: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayGetLevel, __cushim_slot_cuMipmappedArrayGetLevel), export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayGetLevel, export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayGetLevel];
     returns status, fallback [];
     aliases [];
@@ -7435,7 +7423,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayGetMemoryRequirements, __cushim_slot_cuMipmappedArrayGetMemoryRequirements), export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayGetMemoryRequirements, export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuMipmappedArrayGetMemoryRequirements];
     returns status, fallback [];
     aliases [];
@@ -7444,7 +7432,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, mipmap: CUmipmappedArray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayGetSparseProperties, __cushim_slot_cuMipmappedArrayGetSparseProperties), export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayGetSparseProperties, export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuMipmappedArrayGetSparseProperties];
     returns status, fallback [];
     aliases [];
@@ -7453,7 +7441,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetFunction(hfunc: *mut CUfunction, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetFunction, __cushim_slot_cuModuleGetFunction), export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetFunction, export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
     link [cuModuleGetFunction];
     returns status, fallback [];
     aliases [];
@@ -7462,7 +7450,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetGlobal_v2, __cushim_slot_cuModuleGetGlobal_v2), export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetGlobal_v2, export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
     link [cuModuleGetGlobal_v2];
     returns status, fallback [];
     aliases [cuModuleGetGlobal];
@@ -7471,7 +7459,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetLoadingMode, __cushim_slot_cuModuleGetLoadingMode), export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetLoadingMode, export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
     link [cuModuleGetLoadingMode];
     returns status, fallback [];
     aliases [];
@@ -7480,7 +7468,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetSurfRef(pSurfRef: *mut CUsurfref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetSurfRef, __cushim_slot_cuModuleGetSurfRef), export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetSurfRef, export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
     link [cuModuleGetSurfRef];
     returns status, fallback [];
     aliases [];
@@ -7489,7 +7477,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetTexRef(pTexRef: *mut CUtexref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetTexRef, __cushim_slot_cuModuleGetTexRef), export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetTexRef, export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
     link [cuModuleGetTexRef];
     returns status, fallback [];
     aliases [];
@@ -7498,7 +7486,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoad(module: *mut CUmodule, fname: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoad, __cushim_slot_cuModuleLoad), export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoad, export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
     link [cuModuleLoad];
     returns status, fallback [];
     aliases [];
@@ -7507,7 +7495,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoadData(module: *mut CUmodule, image: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoadData, __cushim_slot_cuModuleLoadData), export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoadData, export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
     link [cuModuleLoadData];
     returns status, fallback [];
     aliases [];
@@ -7516,7 +7504,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoadDataEx(module: *mut CUmodule, image: *const ::core::ffi::c_void, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoadDataEx, __cushim_slot_cuModuleLoadDataEx), export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoadDataEx, export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
     link [cuModuleLoadDataEx];
     returns status, fallback [];
     aliases [];
@@ -7525,7 +7513,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoadFatBinary(module: *mut CUmodule, fatCubin: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoadFatBinary, __cushim_slot_cuModuleLoadFatBinary), export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoadFatBinary, export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
     link [cuModuleLoadFatBinary];
     returns status, fallback [];
     aliases [];
@@ -7534,7 +7522,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleUnload, __cushim_slot_cuModuleUnload), export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleUnload, export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
     link [cuModuleUnload];
     returns status, fallback [];
     aliases [];
@@ -7543,7 +7531,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cuOccupancyAvailableDynamicSMemPerBlock), export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
     link [cuOccupancyAvailableDynamicSMemPerBlock];
     returns status, fallback [];
     aliases [];
@@ -7552,7 +7540,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor), export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessor];
     returns status, fallback [];
     aliases [];
@@ -7561,7 +7549,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags];
     returns status, fallback [];
     aliases [];
@@ -7570,7 +7558,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxActiveClusters, __cushim_slot_cuOccupancyMaxActiveClusters), export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxActiveClusters, export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxActiveClusters];
     returns status, fallback [];
     aliases [];
@@ -7579,7 +7567,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSize(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxPotentialBlockSize, __cushim_slot_cuOccupancyMaxPotentialBlockSize), export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxPotentialBlockSize, export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSize];
     returns status, fallback [];
     aliases [];
@@ -7588,7 +7576,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, __cushim_slot_cuOccupancyMaxPotentialBlockSizeWithFlags), export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSizeWithFlags];
     returns status, fallback [];
     aliases [];
@@ -7597,7 +7585,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxPotentialClusterSize, __cushim_slot_cuOccupancyMaxPotentialClusterSize), export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxPotentialClusterSize, export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxPotentialClusterSize];
     returns status, fallback [];
     aliases [];
@@ -7606,7 +7594,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetSize, __cushim_slot_cuParamSetSize), export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetSize, export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
     link [cuParamSetSize];
     returns status, fallback [];
     aliases [];
@@ -7615,7 +7603,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetTexRef(hfunc: CUfunction, texunit: ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetTexRef, __cushim_slot_cuParamSetTexRef), export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetTexRef, export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
     link [cuParamSetTexRef];
     returns status, fallback [];
     aliases [];
@@ -7624,7 +7612,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetf(hfunc: CUfunction, offset: ::core::ffi::c_int, value: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetf, __cushim_slot_cuParamSetf), export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetf, export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
     link [cuParamSetf];
     returns status, fallback [];
     aliases [];
@@ -7633,7 +7621,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSeti(hfunc: CUfunction, offset: ::core::ffi::c_int, value: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSeti, __cushim_slot_cuParamSeti), export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSeti, export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
     link [cuParamSeti];
     returns status, fallback [];
     aliases [];
@@ -7642,7 +7630,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetv(hfunc: CUfunction, offset: ::core::ffi::c_int, ptr: *mut ::core::ffi::c_void, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetv, __cushim_slot_cuParamSetv), export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetv, export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
     link [cuParamSetv];
     returns status, fallback [];
     aliases [];
@@ -7651,7 +7639,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuPointerGetAttribute(data: *mut ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuPointerGetAttribute, __cushim_slot_cuPointerGetAttribute), export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuPointerGetAttribute, export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
     link [cuPointerGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7660,7 +7648,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuPointerGetAttributes(numAttributes: ::core::ffi::c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut ::core::ffi::c_void, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuPointerGetAttributes, __cushim_slot_cuPointerGetAttributes), export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuPointerGetAttributes, export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
     link [cuPointerGetAttributes];
     returns status, fallback [];
     aliases [];
@@ -7669,7 +7657,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuPointerSetAttribute(value: *const ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuPointerSetAttribute, __cushim_slot_cuPointerSetAttribute), export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuPointerSetAttribute, export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
     link [cuPointerSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7678,7 +7666,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuProfilerInitialize(configFile: *const ::core::ffi::c_char, outputFile: *const ::core::ffi::c_char, outputMode: CUoutput_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuProfilerInitialize, __cushim_slot_cuProfilerInitialize), export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuProfilerInitialize, export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 0, per_thread [];
     link [cuProfilerInitialize];
     returns status, fallback [];
     aliases [];
@@ -7687,7 +7675,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuProfilerStart() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuProfilerStart, __cushim_slot_cuProfilerStart), export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuProfilerStart, export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 0, per_thread [];
     link [cuProfilerStart];
     returns status, fallback [];
     aliases [];
@@ -7696,7 +7684,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuProfilerStop() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuProfilerStop, __cushim_slot_cuProfilerStop), export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuProfilerStop, export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 0, per_thread [];
     link [cuProfilerStop];
     returns status, fallback [];
     aliases [];
@@ -7705,7 +7693,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSignalExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSignalExternalSemaphoresAsync, __cushim_slot_cuSignalExternalSemaphoresAsync), export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
+    static __cushim_fn_cuSignalExternalSemaphoresAsync, export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
     link [cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7714,7 +7702,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamAddCallback, __cushim_slot_cuStreamAddCallback), export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
+    static __cushim_fn_cuStreamAddCallback, export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
     link [cuStreamAddCallback, cuStreamAddCallback_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7723,7 +7711,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamAttachMemAsync, __cushim_slot_cuStreamAttachMemAsync), export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
+    static __cushim_fn_cuStreamAttachMemAsync, export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
     link [cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7732,7 +7720,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBatchMemOp(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBatchMemOp, __cushim_slot_cuStreamBatchMemOp), export c"cuStreamBatchMemOp", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 8000, since 0, per_thread [c"cuStreamBatchMemOp_ptsz", 8000];
+    static __cushim_fn_cuStreamBatchMemOp, export c"cuStreamBatchMemOp", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 8000, since 0, per_thread [c"cuStreamBatchMemOp_ptsz", 8000];
     link [cuStreamBatchMemOp, cuStreamBatchMemOp_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7741,7 +7729,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBatchMemOp_v2(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBatchMemOp_v2, __cushim_slot_cuStreamBatchMemOp_v2), export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp_v2", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamBatchMemOp_v2, export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp_v2", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
     link [cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7750,7 +7738,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBeginCapture_v2(hStream: CUstream, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBeginCapture_v2, __cushim_slot_cuStreamBeginCapture_v2), export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
+    static __cushim_fn_cuStreamBeginCapture_v2, export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
     link [cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamBeginCapture];
@@ -7759,7 +7747,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamCopyAttributes(dst: CUstream, src: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamCopyAttributes, __cushim_slot_cuStreamCopyAttributes), export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
+    static __cushim_fn_cuStreamCopyAttributes, export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
     link [cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7768,7 +7756,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamCreate(phStream: *mut CUstream, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamCreate, __cushim_slot_cuStreamCreate), export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuStreamCreate, export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
     link [cuStreamCreate];
     returns status, fallback [];
     aliases [];
@@ -7777,7 +7765,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamCreateWithPriority, __cushim_slot_cuStreamCreateWithPriority), export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuStreamCreateWithPriority, export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
     link [cuStreamCreateWithPriority];
     returns status, fallback [];
     aliases [];
@@ -7786,7 +7774,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamDestroy_v2, __cushim_slot_cuStreamDestroy_v2), export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuStreamDestroy_v2, export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
     link [cuStreamDestroy_v2];
     returns status, fallback [];
     aliases [cuStreamDestroy];
@@ -7795,7 +7783,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamEndCapture, __cushim_slot_cuStreamEndCapture), export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
+    static __cushim_fn_cuStreamEndCapture, export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
     link [cuStreamEndCapture, cuStreamEndCapture_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7804,7 +7792,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: *mut CUstreamAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetAttribute, __cushim_slot_cuStreamGetAttribute), export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
+    static __cushim_fn_cuStreamGetAttribute, export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
     link [cuStreamGetAttribute, cuStreamGetAttribute_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7813,7 +7801,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetCaptureInfo(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetCaptureInfo, __cushim_slot_cuStreamGetCaptureInfo), export c"cuStreamGetCaptureInfo", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 10010, since 0, per_thread [c"cuStreamGetCaptureInfo_ptsz", 10010];
+    static __cushim_fn_cuStreamGetCaptureInfo, export c"cuStreamGetCaptureInfo", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 10010, since 0, per_thread [c"cuStreamGetCaptureInfo_ptsz", 10010];
     link [cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7822,7 +7810,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetCaptureInfo_v2(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetCaptureInfo_v2, __cushim_slot_cuStreamGetCaptureInfo_v2), export c"cuStreamGetCaptureInfo_v2", name "cuStreamGetCaptureInfo_v2", proc c"cuStreamGetCaptureInfo", version 11030, since 0, per_thread [c"cuStreamGetCaptureInfo_v2_ptsz", 11030];
+    static __cushim_fn_cuStreamGetCaptureInfo_v2, export c"cuStreamGetCaptureInfo_v2", name "cuStreamGetCaptureInfo_v2", proc c"cuStreamGetCaptureInfo", version 11030, since 0, per_thread [c"cuStreamGetCaptureInfo_v2_ptsz", 11030];
     link [cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7831,7 +7819,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetCtx, __cushim_slot_cuStreamGetCtx), export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
+    static __cushim_fn_cuStreamGetCtx, export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
     link [cuStreamGetCtx, cuStreamGetCtx_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7840,7 +7828,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetFlags(hStream: CUstream, flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetFlags, __cushim_slot_cuStreamGetFlags), export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
+    static __cushim_fn_cuStreamGetFlags, export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
     link [cuStreamGetFlags, cuStreamGetFlags_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7849,7 +7837,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetPriority(hStream: CUstream, priority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetPriority, __cushim_slot_cuStreamGetPriority), export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
+    static __cushim_fn_cuStreamGetPriority, export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
     link [cuStreamGetPriority, cuStreamGetPriority_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7858,7 +7846,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamIsCapturing(hStream: CUstream, captureStatus: *mut CUstreamCaptureStatus) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamIsCapturing, __cushim_slot_cuStreamIsCapturing), export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
+    static __cushim_fn_cuStreamIsCapturing, export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
     link [cuStreamIsCapturing, cuStreamIsCapturing_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7867,7 +7855,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamQuery(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamQuery, __cushim_slot_cuStreamQuery), export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
+    static __cushim_fn_cuStreamQuery, export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
     link [cuStreamQuery, cuStreamQuery_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7876,7 +7864,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: *const CUstreamAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamSetAttribute, __cushim_slot_cuStreamSetAttribute), export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
+    static __cushim_fn_cuStreamSetAttribute, export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
     link [cuStreamSetAttribute, cuStreamSetAttribute_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7885,7 +7873,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamSynchronize, __cushim_slot_cuStreamSynchronize), export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
+    static __cushim_fn_cuStreamSynchronize, export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
     link [cuStreamSynchronize, cuStreamSynchronize_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7894,7 +7882,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamUpdateCaptureDependencies(hStream: CUstream, dependencies: *mut CUgraphNode, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamUpdateCaptureDependencies, __cushim_slot_cuStreamUpdateCaptureDependencies), export c"cuStreamUpdateCaptureDependencies", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 11030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_ptsz", 11030];
+    static __cushim_fn_cuStreamUpdateCaptureDependencies, export c"cuStreamUpdateCaptureDependencies", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 11030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_ptsz", 11030];
     link [cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7903,7 +7891,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitEvent, __cushim_slot_cuStreamWaitEvent), export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
+    static __cushim_fn_cuStreamWaitEvent, export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
     link [cuStreamWaitEvent, cuStreamWaitEvent_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7912,7 +7900,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitValue32, __cushim_slot_cuStreamWaitValue32), export c"cuStreamWaitValue32", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 8000, since 0, per_thread [c"cuStreamWaitValue32_ptsz", 8000];
+    static __cushim_fn_cuStreamWaitValue32, export c"cuStreamWaitValue32", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 8000, since 0, per_thread [c"cuStreamWaitValue32_ptsz", 8000];
     link [cuStreamWaitValue32, cuStreamWaitValue32_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7921,7 +7909,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitValue32_v2, __cushim_slot_cuStreamWaitValue32_v2), export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32_v2", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWaitValue32_v2, export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32_v2", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
     link [cuStreamWaitValue32_v2, cuStreamWaitValue32_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7930,7 +7918,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitValue64, __cushim_slot_cuStreamWaitValue64), export c"cuStreamWaitValue64", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 9000, since 0, per_thread [c"cuStreamWaitValue64_ptsz", 9000];
+    static __cushim_fn_cuStreamWaitValue64, export c"cuStreamWaitValue64", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 9000, since 0, per_thread [c"cuStreamWaitValue64_ptsz", 9000];
     link [cuStreamWaitValue64, cuStreamWaitValue64_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7939,7 +7927,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitValue64_v2, __cushim_slot_cuStreamWaitValue64_v2), export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64_v2", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWaitValue64_v2, export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64_v2", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
     link [cuStreamWaitValue64_v2, cuStreamWaitValue64_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7948,7 +7936,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWriteValue32(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWriteValue32, __cushim_slot_cuStreamWriteValue32), export c"cuStreamWriteValue32", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 8000, since 0, per_thread [c"cuStreamWriteValue32_ptsz", 8000];
+    static __cushim_fn_cuStreamWriteValue32, export c"cuStreamWriteValue32", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 8000, since 0, per_thread [c"cuStreamWriteValue32_ptsz", 8000];
     link [cuStreamWriteValue32, cuStreamWriteValue32_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7957,7 +7945,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWriteValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWriteValue32_v2, __cushim_slot_cuStreamWriteValue32_v2), export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32_v2", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWriteValue32_v2, export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32_v2", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
     link [cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7966,7 +7954,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWriteValue64(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWriteValue64, __cushim_slot_cuStreamWriteValue64), export c"cuStreamWriteValue64", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 9000, since 0, per_thread [c"cuStreamWriteValue64_ptsz", 9000];
+    static __cushim_fn_cuStreamWriteValue64, export c"cuStreamWriteValue64", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 9000, since 0, per_thread [c"cuStreamWriteValue64_ptsz", 9000];
     link [cuStreamWriteValue64, cuStreamWriteValue64_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7975,7 +7963,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWriteValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWriteValue64_v2, __cushim_slot_cuStreamWriteValue64_v2), export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64_v2", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWriteValue64_v2, export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64_v2", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
     link [cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -7984,7 +7972,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfObjectCreate(pSurfObject: *mut CUsurfObject, pResDesc: *const CUDA_RESOURCE_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSurfObjectCreate, __cushim_slot_cuSurfObjectCreate), export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuSurfObjectCreate, export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
     link [cuSurfObjectCreate];
     returns status, fallback [];
     aliases [];
@@ -7993,7 +7981,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSurfObjectDestroy, __cushim_slot_cuSurfObjectDestroy), export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuSurfObjectDestroy, export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
     link [cuSurfObjectDestroy];
     returns status, fallback [];
     aliases [];
@@ -8002,7 +7990,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSurfObjectGetResourceDesc, __cushim_slot_cuSurfObjectGetResourceDesc), export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuSurfObjectGetResourceDesc, export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuSurfObjectGetResourceDesc];
     returns status, fallback [];
     aliases [];
@@ -8011,7 +7999,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuSurfRefGetArray, __cushim_slot_cuSurfRefGetArray), export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuSurfRefGetArray, export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefGetArray];
     returns status, fallback [];
     aliases [];
@@ -8020,7 +8008,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuSurfRefSetArray, __cushim_slot_cuSurfRefSetArray), export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuSurfRefSetArray, export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefSetArray];
     returns status, fallback [];
     aliases [];
@@ -8029,7 +8017,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectCreate(pTexObject: *mut CUtexObject, pResDesc: *const CUDA_RESOURCE_DESC, pTexDesc: *const CUDA_TEXTURE_DESC, pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectCreate, __cushim_slot_cuTexObjectCreate), export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectCreate, export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
     link [cuTexObjectCreate];
     returns status, fallback [];
     aliases [];
@@ -8038,7 +8026,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectDestroy, __cushim_slot_cuTexObjectDestroy), export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectDestroy, export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
     link [cuTexObjectDestroy];
     returns status, fallback [];
     aliases [];
@@ -8047,7 +8035,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectGetResourceDesc, __cushim_slot_cuTexObjectGetResourceDesc), export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectGetResourceDesc, export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceDesc];
     returns status, fallback [];
     aliases [];
@@ -8056,7 +8044,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectGetResourceViewDesc(pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectGetResourceViewDesc, __cushim_slot_cuTexObjectGetResourceViewDesc), export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectGetResourceViewDesc, export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceViewDesc];
     returns status, fallback [];
     aliases [];
@@ -8065,7 +8053,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectGetTextureDesc(pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectGetTextureDesc, __cushim_slot_cuTexObjectGetTextureDesc), export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectGetTextureDesc, export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetTextureDesc];
     returns status, fallback [];
     aliases [];
@@ -8074,7 +8062,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefCreate, __cushim_slot_cuTexRefCreate), export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefCreate, export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
     link [cuTexRefCreate];
     returns status, fallback [];
     aliases [];
@@ -8083,7 +8071,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefDestroy, __cushim_slot_cuTexRefDestroy), export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefDestroy, export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
     link [cuTexRefDestroy];
     returns status, fallback [];
     aliases [];
@@ -8092,7 +8080,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetAddressMode(pam: *mut CUaddress_mode, hTexRef: CUtexref, dim: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetAddressMode, __cushim_slot_cuTexRefGetAddressMode), export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetAddressMode, export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetAddressMode];
     returns status, fallback [];
     aliases [];
@@ -8101,7 +8089,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetAddress_v2, __cushim_slot_cuTexRefGetAddress_v2), export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetAddress_v2, export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefGetAddress_v2];
     returns status, fallback [];
     aliases [cuTexRefGetAddress];
@@ -8110,7 +8098,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetArray, __cushim_slot_cuTexRefGetArray), export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetArray, export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
     link [cuTexRefGetArray];
     returns status, fallback [];
     aliases [];
@@ -8119,7 +8107,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetBorderColor, __cushim_slot_cuTexRefGetBorderColor), export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetBorderColor, export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefGetBorderColor];
     returns status, fallback [];
     aliases [];
@@ -8128,7 +8116,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetFilterMode, __cushim_slot_cuTexRefGetFilterMode), export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetFilterMode, export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetFilterMode];
     returns status, fallback [];
     aliases [];
@@ -8137,7 +8125,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetFlags(pFlags: *mut ::core::ffi::c_uint, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetFlags, __cushim_slot_cuTexRefGetFlags), export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetFlags, export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefGetFlags];
     returns status, fallback [];
     aliases [];
@@ -8146,7 +8134,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetFormat(pFormat: *mut CUarray_format, pNumChannels: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetFormat, __cushim_slot_cuTexRefGetFormat), export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetFormat, export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefGetFormat];
     returns status, fallback [];
     aliases [];
@@ -8155,7 +8143,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMaxAnisotropy(pmaxAniso: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMaxAnisotropy, __cushim_slot_cuTexRefGetMaxAnisotropy), export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMaxAnisotropy, export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefGetMaxAnisotropy];
     returns status, fallback [];
     aliases [];
@@ -8164,7 +8152,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmapFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmapFilterMode, __cushim_slot_cuTexRefGetMipmapFilterMode), export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmapFilterMode, export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapFilterMode];
     returns status, fallback [];
     aliases [];
@@ -8173,7 +8161,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmapLevelBias, __cushim_slot_cuTexRefGetMipmapLevelBias), export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmapLevelBias, export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelBias];
     returns status, fallback [];
     aliases [];
@@ -8182,7 +8170,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmapLevelClamp(pminMipmapLevelClamp: *mut f32, pmaxMipmapLevelClamp: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmapLevelClamp, __cushim_slot_cuTexRefGetMipmapLevelClamp), export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmapLevelClamp, export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelClamp];
     returns status, fallback [];
     aliases [];
@@ -8191,7 +8179,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmappedArray(phMipmappedArray: *mut CUmipmappedArray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmappedArray, __cushim_slot_cuTexRefGetMipmappedArray), export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmappedArray, export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -8200,7 +8188,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetAddress2D_v3(hTexRef: CUtexref, desc: *const CUDA_ARRAY_DESCRIPTOR, dptr: CUdeviceptr, Pitch: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetAddress2D_v3, __cushim_slot_cuTexRefSetAddress2D_v3), export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetAddress2D_v3, export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
     link [cuTexRefSetAddress2D_v3];
     returns status, fallback [];
     aliases [cuTexRefSetAddress2D];
@@ -8209,7 +8197,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetAddressMode(hTexRef: CUtexref, dim: ::core::ffi::c_int, am: CUaddress_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetAddressMode, __cushim_slot_cuTexRefSetAddressMode), export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetAddressMode, export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetAddressMode];
     returns status, fallback [];
     aliases [];
@@ -8218,7 +8206,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetAddress_v2(ByteOffset: *mut usize, hTexRef: CUtexref, dptr: CUdeviceptr, bytes: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetAddress_v2, __cushim_slot_cuTexRefSetAddress_v2), export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetAddress_v2, export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefSetAddress_v2];
     returns status, fallback [];
     aliases [cuTexRefSetAddress];
@@ -8227,7 +8215,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetArray, __cushim_slot_cuTexRefSetArray), export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetArray, export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
     link [cuTexRefSetArray];
     returns status, fallback [];
     aliases [];
@@ -8236,7 +8224,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetBorderColor, __cushim_slot_cuTexRefSetBorderColor), export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetBorderColor, export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefSetBorderColor];
     returns status, fallback [];
     aliases [];
@@ -8245,7 +8233,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetFilterMode, __cushim_slot_cuTexRefSetFilterMode), export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetFilterMode, export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetFilterMode];
     returns status, fallback [];
     aliases [];
@@ -8254,7 +8242,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetFlags, __cushim_slot_cuTexRefSetFlags), export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetFlags, export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefSetFlags];
     returns status, fallback [];
     aliases [];
@@ -8263,7 +8251,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetFormat, __cushim_slot_cuTexRefSetFormat), export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetFormat, export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefSetFormat];
     returns status, fallback [];
     aliases [];
@@ -8272,7 +8260,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMaxAnisotropy, __cushim_slot_cuTexRefSetMaxAnisotropy), export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMaxAnisotropy, export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefSetMaxAnisotropy];
     returns status, fallback [];
     aliases [];
@@ -8281,7 +8269,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmapFilterMode, __cushim_slot_cuTexRefSetMipmapFilterMode), export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmapFilterMode, export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapFilterMode];
     returns status, fallback [];
     aliases [];
@@ -8290,7 +8278,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmapLevelBias, __cushim_slot_cuTexRefSetMipmapLevelBias), export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmapLevelBias, export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelBias];
     returns status, fallback [];
     aliases [];
@@ -8299,7 +8287,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: f32, maxMipmapLevelClamp: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmapLevelClamp, __cushim_slot_cuTexRefSetMipmapLevelClamp), export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmapLevelClamp, export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelClamp];
     returns status, fallback [];
     aliases [];
@@ -8308,7 +8296,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmappedArray, __cushim_slot_cuTexRefSetMipmappedArray), export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmappedArray, export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -8317,7 +8305,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuThreadExchangeStreamCaptureMode, __cushim_slot_cuThreadExchangeStreamCaptureMode), export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
+    static __cushim_fn_cuThreadExchangeStreamCaptureMode, export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
     link [cuThreadExchangeStreamCaptureMode];
     returns status, fallback [];
     aliases [];
@@ -8326,7 +8314,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuUserObjectCreate(object_out: *mut CUuserObject, ptr: *mut ::core::ffi::c_void, destroy: CUhostFn, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuUserObjectCreate, __cushim_slot_cuUserObjectCreate), export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuUserObjectCreate, export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
     link [cuUserObjectCreate];
     returns status, fallback [];
     aliases [];
@@ -8335,7 +8323,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuUserObjectRelease(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuUserObjectRelease, __cushim_slot_cuUserObjectRelease), export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuUserObjectRelease, export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
     link [cuUserObjectRelease];
     returns status, fallback [];
     aliases [];
@@ -8344,7 +8332,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuUserObjectRetain(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuUserObjectRetain, __cushim_slot_cuUserObjectRetain), export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuUserObjectRetain, export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
     link [cuUserObjectRetain];
     returns status, fallback [];
     aliases [];
@@ -8353,7 +8341,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuVDPAUCtxCreate_v2(pCtx: *mut CUcontext, flags: ::core::ffi::c_uint, device: CUdevice, vdpDevice: VdpDevice, vdpGetProcAddress: ::core::option::Option<unsafe extern "C" fn(::core::ffi::c_uint, ::core::ffi::c_uint, *mut *mut ::core::ffi::c_void) -> VdpStatus>) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuVDPAUCtxCreate_v2, __cushim_slot_cuVDPAUCtxCreate_v2), export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuVDPAUCtxCreate_v2, export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 0, per_thread [];
     link [cuVDPAUCtxCreate_v2];
     returns status, fallback [];
     aliases [cuVDPAUCtxCreate];
@@ -8362,7 +8350,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuVDPAUGetDevice(pDevice: *mut CUdevice, vdpDevice: VdpDevice, vdpGetProcAddress: ::core::option::Option<unsafe extern "C" fn(::core::ffi::c_uint, ::core::ffi::c_uint, *mut *mut ::core::ffi::c_void) -> VdpStatus>) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuVDPAUGetDevice, __cushim_slot_cuVDPAUGetDevice), export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuVDPAUGetDevice, export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 0, per_thread [];
     link [cuVDPAUGetDevice];
     returns status, fallback [];
     aliases [];
@@ -8372,7 +8360,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuWGLGetDevice(pDevice: *mut CUdevice, hGpu: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuWGLGetDevice, __cushim_slot_cuWGLGetDevice), export c"cuWGLGetDevice", name "cuWGLGetDevice", proc c"cuWGLGetDevice", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuWGLGetDevice, export c"cuWGLGetDevice", name "cuWGLGetDevice", proc c"cuWGLGetDevice", version 2020, since 0, per_thread [];
     link [cuWGLGetDevice];
     returns status, fallback [];
     aliases [];
@@ -8381,7 +8369,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuWaitExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuWaitExternalSemaphoresAsync, __cushim_slot_cuWaitExternalSemaphoresAsync), export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
+    static __cushim_fn_cuWaitExternalSemaphoresAsync, export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
     link [cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz];
     returns status, fallback [];
     aliases [];

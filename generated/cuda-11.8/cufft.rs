@@ -648,26 +648,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -678,13 +680,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -708,21 +710,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -744,7 +737,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -752,8 +745,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -766,25 +768,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -800,8 +788,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -843,318 +831,318 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cufftCreate(handle: *mut cufftHandle) -> cufftResult;
-    statics (__cushim_fn_cufftCreate, __cushim_slot_cufftCreate);
+    static __cushim_fn_cufftCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftDestroy(plan: cufftHandle) -> cufftResult;
-    statics (__cushim_fn_cufftDestroy, __cushim_slot_cufftDestroy);
+    static __cushim_fn_cufftDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftEstimate1d(nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftEstimate1d, __cushim_slot_cufftEstimate1d);
+    static __cushim_fn_cufftEstimate1d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftEstimate2d(nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftEstimate2d, __cushim_slot_cufftEstimate2d);
+    static __cushim_fn_cufftEstimate2d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftEstimate3d(nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftEstimate3d, __cushim_slot_cufftEstimate3d);
+    static __cushim_fn_cufftEstimate3d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftEstimateMany(rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftEstimateMany, __cushim_slot_cufftEstimateMany);
+    static __cushim_fn_cufftEstimateMany;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftExecC2C(plan: cufftHandle, idata: *mut cufftComplex, odata: *mut cufftComplex, direction: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftExecC2C, __cushim_slot_cufftExecC2C);
+    static __cushim_fn_cufftExecC2C;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftExecC2R(plan: cufftHandle, idata: *mut cufftComplex, odata: *mut cufftReal) -> cufftResult;
-    statics (__cushim_fn_cufftExecC2R, __cushim_slot_cufftExecC2R);
+    static __cushim_fn_cufftExecC2R;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftExecD2Z(plan: cufftHandle, idata: *mut cufftDoubleReal, odata: *mut cufftDoubleComplex) -> cufftResult;
-    statics (__cushim_fn_cufftExecD2Z, __cushim_slot_cufftExecD2Z);
+    static __cushim_fn_cufftExecD2Z;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftExecR2C(plan: cufftHandle, idata: *mut cufftReal, odata: *mut cufftComplex) -> cufftResult;
-    statics (__cushim_fn_cufftExecR2C, __cushim_slot_cufftExecR2C);
+    static __cushim_fn_cufftExecR2C;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftExecZ2D(plan: cufftHandle, idata: *mut cufftDoubleComplex, odata: *mut cufftDoubleReal) -> cufftResult;
-    statics (__cushim_fn_cufftExecZ2D, __cushim_slot_cufftExecZ2D);
+    static __cushim_fn_cufftExecZ2D;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftExecZ2Z(plan: cufftHandle, idata: *mut cufftDoubleComplex, odata: *mut cufftDoubleComplex, direction: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftExecZ2Z, __cushim_slot_cufftExecZ2Z);
+    static __cushim_fn_cufftExecZ2Z;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftGetProperty, __cushim_slot_cufftGetProperty);
+    static __cushim_fn_cufftGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetSize(handle: cufftHandle, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftGetSize, __cushim_slot_cufftGetSize);
+    static __cushim_fn_cufftGetSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetSize1d(handle: cufftHandle, nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftGetSize1d, __cushim_slot_cufftGetSize1d);
+    static __cushim_fn_cufftGetSize1d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetSize2d(handle: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftGetSize2d, __cushim_slot_cufftGetSize2d);
+    static __cushim_fn_cufftGetSize2d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetSize3d(handle: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftGetSize3d, __cushim_slot_cufftGetSize3d);
+    static __cushim_fn_cufftGetSize3d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetSizeMany(handle: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workArea: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftGetSizeMany, __cushim_slot_cufftGetSizeMany);
+    static __cushim_fn_cufftGetSizeMany;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetSizeMany64(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, type_: cufftType, batch: ::core::ffi::c_longlong, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftGetSizeMany64, __cushim_slot_cufftGetSizeMany64);
+    static __cushim_fn_cufftGetSizeMany64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftGetVersion(version: *mut ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftGetVersion, __cushim_slot_cufftGetVersion);
+    static __cushim_fn_cufftGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftMakePlan1d(plan: cufftHandle, nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftMakePlan1d, __cushim_slot_cufftMakePlan1d);
+    static __cushim_fn_cufftMakePlan1d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftMakePlan2d(plan: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftMakePlan2d, __cushim_slot_cufftMakePlan2d);
+    static __cushim_fn_cufftMakePlan2d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftMakePlan3d(plan: cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftMakePlan3d, __cushim_slot_cufftMakePlan3d);
+    static __cushim_fn_cufftMakePlan3d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftMakePlanMany(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftMakePlanMany, __cushim_slot_cufftMakePlanMany);
+    static __cushim_fn_cufftMakePlanMany;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftMakePlanMany64(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, type_: cufftType, batch: ::core::ffi::c_longlong, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftMakePlanMany64, __cushim_slot_cufftMakePlanMany64);
+    static __cushim_fn_cufftMakePlanMany64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftPlan1d(plan: *mut cufftHandle, nx: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftPlan1d, __cushim_slot_cufftPlan1d);
+    static __cushim_fn_cufftPlan1d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftPlan2d(plan: *mut cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, type_: cufftType) -> cufftResult;
-    statics (__cushim_fn_cufftPlan2d, __cushim_slot_cufftPlan2d);
+    static __cushim_fn_cufftPlan2d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftPlan3d(plan: *mut cufftHandle, nx: ::core::ffi::c_int, ny: ::core::ffi::c_int, nz: ::core::ffi::c_int, type_: cufftType) -> cufftResult;
-    statics (__cushim_fn_cufftPlan3d, __cushim_slot_cufftPlan3d);
+    static __cushim_fn_cufftPlan3d;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftPlanMany(plan: *mut cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_int, inembed: *mut ::core::ffi::c_int, istride: ::core::ffi::c_int, idist: ::core::ffi::c_int, onembed: *mut ::core::ffi::c_int, ostride: ::core::ffi::c_int, odist: ::core::ffi::c_int, type_: cufftType, batch: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftPlanMany, __cushim_slot_cufftPlanMany);
+    static __cushim_fn_cufftPlanMany;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftSetAutoAllocation(plan: cufftHandle, autoAllocate: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftSetAutoAllocation, __cushim_slot_cufftSetAutoAllocation);
+    static __cushim_fn_cufftSetAutoAllocation;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftSetStream(plan: cufftHandle, stream: cudaStream_t) -> cufftResult;
-    statics (__cushim_fn_cufftSetStream, __cushim_slot_cufftSetStream);
+    static __cushim_fn_cufftSetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftSetWorkArea(plan: cufftHandle, workArea: *mut ::core::ffi::c_void) -> cufftResult;
-    statics (__cushim_fn_cufftSetWorkArea, __cushim_slot_cufftSetWorkArea);
+    static __cushim_fn_cufftSetWorkArea;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtClearCallback(plan: cufftHandle, cbType: cufftXtCallbackType) -> cufftResult;
-    statics (__cushim_fn_cufftXtClearCallback, __cushim_slot_cufftXtClearCallback);
+    static __cushim_fn_cufftXtClearCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExec(plan: cufftHandle, input: *mut ::core::ffi::c_void, output: *mut ::core::ffi::c_void, direction: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftXtExec, __cushim_slot_cufftXtExec);
+    static __cushim_fn_cufftXtExec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptor(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc, direction: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptor, __cushim_slot_cufftXtExecDescriptor);
+    static __cushim_fn_cufftXtExecDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorC2C(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc, direction: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptorC2C, __cushim_slot_cufftXtExecDescriptorC2C);
+    static __cushim_fn_cufftXtExecDescriptorC2C;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorC2R(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptorC2R, __cushim_slot_cufftXtExecDescriptorC2R);
+    static __cushim_fn_cufftXtExecDescriptorC2R;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorD2Z(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptorD2Z, __cushim_slot_cufftXtExecDescriptorD2Z);
+    static __cushim_fn_cufftXtExecDescriptorD2Z;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorR2C(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptorR2C, __cushim_slot_cufftXtExecDescriptorR2C);
+    static __cushim_fn_cufftXtExecDescriptorR2C;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorZ2D(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptorZ2D, __cushim_slot_cufftXtExecDescriptorZ2D);
+    static __cushim_fn_cufftXtExecDescriptorZ2D;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtExecDescriptorZ2Z(plan: cufftHandle, input: *mut cudaLibXtDesc, output: *mut cudaLibXtDesc, direction: ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftXtExecDescriptorZ2Z, __cushim_slot_cufftXtExecDescriptorZ2Z);
+    static __cushim_fn_cufftXtExecDescriptorZ2Z;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtFree(descriptor: *mut cudaLibXtDesc) -> cufftResult;
-    statics (__cushim_fn_cufftXtFree, __cushim_slot_cufftXtFree);
+    static __cushim_fn_cufftXtFree;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtGetSizeMany(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, inputtype: cudaDataType, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, outputtype: cudaDataType, batch: ::core::ffi::c_longlong, workSize: *mut usize, executiontype: cudaDataType) -> cufftResult;
-    statics (__cushim_fn_cufftXtGetSizeMany, __cushim_slot_cufftXtGetSizeMany);
+    static __cushim_fn_cufftXtGetSizeMany;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtMakePlanMany(plan: cufftHandle, rank: ::core::ffi::c_int, n: *mut ::core::ffi::c_longlong, inembed: *mut ::core::ffi::c_longlong, istride: ::core::ffi::c_longlong, idist: ::core::ffi::c_longlong, inputtype: cudaDataType, onembed: *mut ::core::ffi::c_longlong, ostride: ::core::ffi::c_longlong, odist: ::core::ffi::c_longlong, outputtype: cudaDataType, batch: ::core::ffi::c_longlong, workSize: *mut usize, executiontype: cudaDataType) -> cufftResult;
-    statics (__cushim_fn_cufftXtMakePlanMany, __cushim_slot_cufftXtMakePlanMany);
+    static __cushim_fn_cufftXtMakePlanMany;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtMalloc(plan: cufftHandle, descriptor: *mut *mut cudaLibXtDesc, format: cufftXtSubFormat) -> cufftResult;
-    statics (__cushim_fn_cufftXtMalloc, __cushim_slot_cufftXtMalloc);
+    static __cushim_fn_cufftXtMalloc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtMemcpy(plan: cufftHandle, dstPointer: *mut ::core::ffi::c_void, srcPointer: *mut ::core::ffi::c_void, type_: cufftXtCopyType) -> cufftResult;
-    statics (__cushim_fn_cufftXtMemcpy, __cushim_slot_cufftXtMemcpy);
+    static __cushim_fn_cufftXtMemcpy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtQueryPlan(plan: cufftHandle, queryStruct: *mut ::core::ffi::c_void, queryType: cufftXtQueryType) -> cufftResult;
-    statics (__cushim_fn_cufftXtQueryPlan, __cushim_slot_cufftXtQueryPlan);
+    static __cushim_fn_cufftXtQueryPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtSetCallback(plan: cufftHandle, callback_routine: *mut *mut ::core::ffi::c_void, cbType: cufftXtCallbackType, caller_info: *mut *mut ::core::ffi::c_void) -> cufftResult;
-    statics (__cushim_fn_cufftXtSetCallback, __cushim_slot_cufftXtSetCallback);
+    static __cushim_fn_cufftXtSetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtSetCallbackSharedSize(plan: cufftHandle, cbType: cufftXtCallbackType, sharedSize: usize) -> cufftResult;
-    statics (__cushim_fn_cufftXtSetCallbackSharedSize, __cushim_slot_cufftXtSetCallbackSharedSize);
+    static __cushim_fn_cufftXtSetCallbackSharedSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtSetDistribution(plan: cufftHandle, box_in: *const cufftBox3d, box_out: *const cufftBox3d) -> cufftResult;
-    statics (__cushim_fn_cufftXtSetDistribution, __cushim_slot_cufftXtSetDistribution);
+    static __cushim_fn_cufftXtSetDistribution;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtSetGPUs(handle: cufftHandle, nGPUs: ::core::ffi::c_int, whichGPUs: *mut ::core::ffi::c_int) -> cufftResult;
-    statics (__cushim_fn_cufftXtSetGPUs, __cushim_slot_cufftXtSetGPUs);
+    static __cushim_fn_cufftXtSetGPUs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtSetWorkArea(plan: cufftHandle, workArea: *mut *mut ::core::ffi::c_void) -> cufftResult;
-    statics (__cushim_fn_cufftXtSetWorkArea, __cushim_slot_cufftXtSetWorkArea);
+    static __cushim_fn_cufftXtSetWorkArea;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cufftXtSetWorkAreaPolicy(plan: cufftHandle, policy: cufftXtWorkAreaPolicy, workSize: *mut usize) -> cufftResult;
-    statics (__cushim_fn_cufftXtSetWorkAreaPolicy, __cushim_slot_cufftXtSetWorkAreaPolicy);
+    static __cushim_fn_cufftXtSetWorkAreaPolicy;
     returns status, fallback [];
 }

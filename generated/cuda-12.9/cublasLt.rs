@@ -1561,26 +1561,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -1591,13 +1593,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -1621,21 +1623,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -1657,7 +1650,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -1665,8 +1658,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -1679,25 +1681,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -1713,8 +1701,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -1756,270 +1744,270 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cublasLtCreate(lightHandle: *mut cublasLtHandle_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtCreate, __cushim_slot_cublasLtCreate);
+    static __cushim_fn_cublasLtCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtDestroy(lightHandle: cublasLtHandle_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtDestroy, __cushim_slot_cublasLtDestroy);
+    static __cushim_fn_cublasLtDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtDisableCpuInstructionsSetMask(mask: ::core::ffi::c_uint) -> ::core::ffi::c_uint;
-    statics (__cushim_fn_cublasLtDisableCpuInstructionsSetMask, __cushim_slot_cublasLtDisableCpuInstructionsSetMask);
+    static __cushim_fn_cublasLtDisableCpuInstructionsSetMask;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cublasLtGetCudartVersion() -> usize;
-    statics (__cushim_fn_cublasLtGetCudartVersion, __cushim_slot_cublasLtGetCudartVersion);
+    static __cushim_fn_cublasLtGetCudartVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cublasLtGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtGetProperty, __cushim_slot_cublasLtGetProperty);
+    static __cushim_fn_cublasLtGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtGetStatusName(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cublasLtGetStatusName, __cushim_slot_cublasLtGetStatusName);
+    static __cushim_fn_cublasLtGetStatusName;
     returns answer, fallback [status, Name];
 }
 
 cushim_shim! {
     fn cublasLtGetStatusString(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cublasLtGetStatusString, __cushim_slot_cublasLtGetStatusString);
+    static __cushim_fn_cublasLtGetStatusString;
     returns answer, fallback [status, Text];
 }
 
 cushim_shim! {
     fn cublasLtGetVersion() -> usize;
-    statics (__cushim_fn_cublasLtGetVersion, __cushim_slot_cublasLtGetVersion);
+    static __cushim_fn_cublasLtGetVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cublasLtHeuristicsCacheGetCapacity(capacity: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtHeuristicsCacheGetCapacity, __cushim_slot_cublasLtHeuristicsCacheGetCapacity);
+    static __cushim_fn_cublasLtHeuristicsCacheGetCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtHeuristicsCacheSetCapacity(capacity: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtHeuristicsCacheSetCapacity, __cushim_slot_cublasLtHeuristicsCacheSetCapacity);
+    static __cushim_fn_cublasLtHeuristicsCacheSetCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerForceDisable() -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtLoggerForceDisable, __cushim_slot_cublasLtLoggerForceDisable);
+    static __cushim_fn_cublasLtLoggerForceDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtLoggerOpenFile, __cushim_slot_cublasLtLoggerOpenFile);
+    static __cushim_fn_cublasLtLoggerOpenFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetCallback(callback: cublasLtLoggerCallback_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtLoggerSetCallback, __cushim_slot_cublasLtLoggerSetCallback);
+    static __cushim_fn_cublasLtLoggerSetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetFile(file: *mut _IO_FILE) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtLoggerSetFile, __cushim_slot_cublasLtLoggerSetFile);
+    static __cushim_fn_cublasLtLoggerSetFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetLevel(level: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtLoggerSetLevel, __cushim_slot_cublasLtLoggerSetLevel);
+    static __cushim_fn_cublasLtLoggerSetLevel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtLoggerSetMask(mask: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtLoggerSetMask, __cushim_slot_cublasLtLoggerSetMask);
+    static __cushim_fn_cublasLtLoggerSetMask;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmul(lightHandle: cublasLtHandle_t, computeDesc: cublasLtMatmulDesc_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Adesc: cublasLtMatrixLayout_t, B: *const ::core::ffi::c_void, Bdesc: cublasLtMatrixLayout_t, beta: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, Cdesc: cublasLtMatrixLayout_t, D: *mut ::core::ffi::c_void, Ddesc: cublasLtMatrixLayout_t, algo: *const cublasLtMatmulAlgo_t, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmul, __cushim_slot_cublasLtMatmul);
+    static __cushim_fn_cublasLtMatmul;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoCapGetAttribute(algo: *const cublasLtMatmulAlgo_t, attr: cublasLtMatmulAlgoCapAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoCapGetAttribute, __cushim_slot_cublasLtMatmulAlgoCapGetAttribute);
+    static __cushim_fn_cublasLtMatmulAlgoCapGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoCheck(lightHandle: cublasLtHandle_t, operationDesc: cublasLtMatmulDesc_t, Adesc: cublasLtMatrixLayout_t, Bdesc: cublasLtMatrixLayout_t, Cdesc: cublasLtMatrixLayout_t, Ddesc: cublasLtMatrixLayout_t, algo: *const cublasLtMatmulAlgo_t, result: *mut cublasLtMatmulHeuristicResult_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoCheck, __cushim_slot_cublasLtMatmulAlgoCheck);
+    static __cushim_fn_cublasLtMatmulAlgoCheck;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoConfigGetAttribute(algo: *const cublasLtMatmulAlgo_t, attr: cublasLtMatmulAlgoConfigAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoConfigGetAttribute, __cushim_slot_cublasLtMatmulAlgoConfigGetAttribute);
+    static __cushim_fn_cublasLtMatmulAlgoConfigGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoConfigSetAttribute(algo: *mut cublasLtMatmulAlgo_t, attr: cublasLtMatmulAlgoConfigAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoConfigSetAttribute, __cushim_slot_cublasLtMatmulAlgoConfigSetAttribute);
+    static __cushim_fn_cublasLtMatmulAlgoConfigSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoGetHeuristic(lightHandle: cublasLtHandle_t, operationDesc: cublasLtMatmulDesc_t, Adesc: cublasLtMatrixLayout_t, Bdesc: cublasLtMatrixLayout_t, Cdesc: cublasLtMatrixLayout_t, Ddesc: cublasLtMatrixLayout_t, preference: cublasLtMatmulPreference_t, requestedAlgoCount: ::core::ffi::c_int, heuristicResultsArray: *mut cublasLtMatmulHeuristicResult_t, returnAlgoCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoGetHeuristic, __cushim_slot_cublasLtMatmulAlgoGetHeuristic);
+    static __cushim_fn_cublasLtMatmulAlgoGetHeuristic;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoGetIds(lightHandle: cublasLtHandle_t, computeType: cublasComputeType_t, scaleType: cudaDataType_t, Atype: cudaDataType_t, Btype: cudaDataType_t, Ctype: cudaDataType_t, Dtype: cudaDataType_t, requestedAlgoCount: ::core::ffi::c_int, algoIdsArray: *mut ::core::ffi::c_int, returnAlgoCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoGetIds, __cushim_slot_cublasLtMatmulAlgoGetIds);
+    static __cushim_fn_cublasLtMatmulAlgoGetIds;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulAlgoInit(lightHandle: cublasLtHandle_t, computeType: cublasComputeType_t, scaleType: cudaDataType_t, Atype: cudaDataType_t, Btype: cudaDataType_t, Ctype: cudaDataType_t, Dtype: cudaDataType_t, algoId: ::core::ffi::c_int, algo: *mut cublasLtMatmulAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulAlgoInit, __cushim_slot_cublasLtMatmulAlgoInit);
+    static __cushim_fn_cublasLtMatmulAlgoInit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescCreate(matmulDesc: *mut cublasLtMatmulDesc_t, computeType: cublasComputeType_t, scaleType: cudaDataType_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulDescCreate, __cushim_slot_cublasLtMatmulDescCreate);
+    static __cushim_fn_cublasLtMatmulDescCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescDestroy(matmulDesc: cublasLtMatmulDesc_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulDescDestroy, __cushim_slot_cublasLtMatmulDescDestroy);
+    static __cushim_fn_cublasLtMatmulDescDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescGetAttribute(matmulDesc: cublasLtMatmulDesc_t, attr: cublasLtMatmulDescAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulDescGetAttribute, __cushim_slot_cublasLtMatmulDescGetAttribute);
+    static __cushim_fn_cublasLtMatmulDescGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescInit_internal(matmulDesc: cublasLtMatmulDesc_t, size: usize, computeType: cublasComputeType_t, scaleType: cudaDataType_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulDescInit_internal, __cushim_slot_cublasLtMatmulDescInit_internal);
+    static __cushim_fn_cublasLtMatmulDescInit_internal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulDescSetAttribute(matmulDesc: cublasLtMatmulDesc_t, attr: cublasLtMatmulDescAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulDescSetAttribute, __cushim_slot_cublasLtMatmulDescSetAttribute);
+    static __cushim_fn_cublasLtMatmulDescSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceCreate(pref: *mut cublasLtMatmulPreference_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulPreferenceCreate, __cushim_slot_cublasLtMatmulPreferenceCreate);
+    static __cushim_fn_cublasLtMatmulPreferenceCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceDestroy(pref: cublasLtMatmulPreference_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulPreferenceDestroy, __cushim_slot_cublasLtMatmulPreferenceDestroy);
+    static __cushim_fn_cublasLtMatmulPreferenceDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceGetAttribute(pref: cublasLtMatmulPreference_t, attr: cublasLtMatmulPreferenceAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulPreferenceGetAttribute, __cushim_slot_cublasLtMatmulPreferenceGetAttribute);
+    static __cushim_fn_cublasLtMatmulPreferenceGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceInit_internal(pref: cublasLtMatmulPreference_t, size: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulPreferenceInit_internal, __cushim_slot_cublasLtMatmulPreferenceInit_internal);
+    static __cushim_fn_cublasLtMatmulPreferenceInit_internal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatmulPreferenceSetAttribute(pref: cublasLtMatmulPreference_t, attr: cublasLtMatmulPreferenceAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatmulPreferenceSetAttribute, __cushim_slot_cublasLtMatmulPreferenceSetAttribute);
+    static __cushim_fn_cublasLtMatmulPreferenceSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutCreate(matLayout: *mut cublasLtMatrixLayout_t, type_: cudaDataType, rows: u64, cols: u64, ld: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixLayoutCreate, __cushim_slot_cublasLtMatrixLayoutCreate);
+    static __cushim_fn_cublasLtMatrixLayoutCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutDestroy(matLayout: cublasLtMatrixLayout_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixLayoutDestroy, __cushim_slot_cublasLtMatrixLayoutDestroy);
+    static __cushim_fn_cublasLtMatrixLayoutDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutGetAttribute(matLayout: cublasLtMatrixLayout_t, attr: cublasLtMatrixLayoutAttribute_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixLayoutGetAttribute, __cushim_slot_cublasLtMatrixLayoutGetAttribute);
+    static __cushim_fn_cublasLtMatrixLayoutGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutInit_internal(matLayout: cublasLtMatrixLayout_t, size: usize, type_: cudaDataType, rows: u64, cols: u64, ld: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixLayoutInit_internal, __cushim_slot_cublasLtMatrixLayoutInit_internal);
+    static __cushim_fn_cublasLtMatrixLayoutInit_internal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixLayoutSetAttribute(matLayout: cublasLtMatrixLayout_t, attr: cublasLtMatrixLayoutAttribute_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixLayoutSetAttribute, __cushim_slot_cublasLtMatrixLayoutSetAttribute);
+    static __cushim_fn_cublasLtMatrixLayoutSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransform(lightHandle: cublasLtHandle_t, transformDesc: cublasLtMatrixTransformDesc_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Adesc: cublasLtMatrixLayout_t, beta: *const ::core::ffi::c_void, B: *const ::core::ffi::c_void, Bdesc: cublasLtMatrixLayout_t, C: *mut ::core::ffi::c_void, Cdesc: cublasLtMatrixLayout_t, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixTransform, __cushim_slot_cublasLtMatrixTransform);
+    static __cushim_fn_cublasLtMatrixTransform;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescCreate(transformDesc: *mut cublasLtMatrixTransformDesc_t, scaleType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixTransformDescCreate, __cushim_slot_cublasLtMatrixTransformDescCreate);
+    static __cushim_fn_cublasLtMatrixTransformDescCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescDestroy(transformDesc: cublasLtMatrixTransformDesc_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixTransformDescDestroy, __cushim_slot_cublasLtMatrixTransformDescDestroy);
+    static __cushim_fn_cublasLtMatrixTransformDescDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescGetAttribute(transformDesc: cublasLtMatrixTransformDesc_t, attr: cublasLtMatrixTransformDescAttributes_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize, sizeWritten: *mut usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixTransformDescGetAttribute, __cushim_slot_cublasLtMatrixTransformDescGetAttribute);
+    static __cushim_fn_cublasLtMatrixTransformDescGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescInit_internal(transformDesc: cublasLtMatrixTransformDesc_t, size: usize, scaleType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixTransformDescInit_internal, __cushim_slot_cublasLtMatrixTransformDescInit_internal);
+    static __cushim_fn_cublasLtMatrixTransformDescInit_internal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasLtMatrixTransformDescSetAttribute(transformDesc: cublasLtMatrixTransformDesc_t, attr: cublasLtMatrixTransformDescAttributes_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLtMatrixTransformDescSetAttribute, __cushim_slot_cublasLtMatrixTransformDescSetAttribute);
+    static __cushim_fn_cublasLtMatrixTransformDescSetAttribute;
     returns status, fallback [];
 }

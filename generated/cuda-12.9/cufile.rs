@@ -925,26 +925,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -955,13 +957,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -985,21 +987,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -1021,7 +1014,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -1029,8 +1022,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -1043,25 +1045,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -1077,8 +1065,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -1120,50 +1108,50 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cuFileBatchIOCancel(batch_idp: CUfileBatchHandle_t) -> CUfileError_t;
-    statics (__cushim_fn_cuFileBatchIOCancel, __cushim_slot_cuFileBatchIOCancel);
+    static __cushim_fn_cuFileBatchIOCancel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileBatchIODestroy(batch_idp: CUfileBatchHandle_t) -> ();
-    statics (__cushim_fn_cuFileBatchIODestroy, __cushim_slot_cuFileBatchIODestroy);
+    static __cushim_fn_cuFileBatchIODestroy;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cuFileBatchIOGetStatus(batch_idp: CUfileBatchHandle_t, min_nr: ::core::ffi::c_uint, nr: *mut ::core::ffi::c_uint, iocbp: *mut CUfileIOEvents_t, timeout: *mut timespec) -> CUfileError_t;
-    statics (__cushim_fn_cuFileBatchIOGetStatus, __cushim_slot_cuFileBatchIOGetStatus);
+    static __cushim_fn_cuFileBatchIOGetStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileBatchIOSetUp(batch_idp: *mut CUfileBatchHandle_t, nr: ::core::ffi::c_uint) -> CUfileError_t;
-    statics (__cushim_fn_cuFileBatchIOSetUp, __cushim_slot_cuFileBatchIOSetUp);
+    static __cushim_fn_cuFileBatchIOSetUp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileBatchIOSubmit(batch_idp: CUfileBatchHandle_t, nr: ::core::ffi::c_uint, iocbp: *mut CUfileIOParams_t, flags: ::core::ffi::c_uint) -> CUfileError_t;
-    statics (__cushim_fn_cuFileBatchIOSubmit, __cushim_slot_cuFileBatchIOSubmit);
+    static __cushim_fn_cuFileBatchIOSubmit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileBufDeregister(bufPtr_base: *const ::core::ffi::c_void) -> CUfileError_t;
-    statics (__cushim_fn_cuFileBufDeregister, __cushim_slot_cuFileBufDeregister);
+    static __cushim_fn_cuFileBufDeregister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileBufRegister(bufPtr_base: *const ::core::ffi::c_void, length: usize, flags: ::core::ffi::c_int) -> CUfileError_t;
-    statics (__cushim_fn_cuFileBufRegister, __cushim_slot_cuFileBufRegister);
+    static __cushim_fn_cuFileBufRegister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileDriverClose_v2() -> CUfileError_t;
     attrs [];
-    statics (__cushim_fn_cuFileDriverClose_v2, __cushim_slot_cuFileDriverClose_v2), export c"cuFileDriverClose_v2", name "cuFileDriverClose", proc c"cuFileDriverClose_v2", version 0, since 0, per_thread [];
+    static __cushim_fn_cuFileDriverClose_v2, export c"cuFileDriverClose_v2", name "cuFileDriverClose", proc c"cuFileDriverClose_v2", version 0, since 0, per_thread [];
     link [cuFileDriverClose_v2];
     returns status, fallback [];
     aliases [cuFileDriverClose];
@@ -1171,132 +1159,132 @@ cushim_shim! {
 
 cushim_shim! {
     fn cuFileDriverGetProperties(props: *mut CUfileDrvProps_t) -> CUfileError_t;
-    statics (__cushim_fn_cuFileDriverGetProperties, __cushim_slot_cuFileDriverGetProperties);
+    static __cushim_fn_cuFileDriverGetProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileDriverOpen() -> CUfileError_t;
-    statics (__cushim_fn_cuFileDriverOpen, __cushim_slot_cuFileDriverOpen);
+    static __cushim_fn_cuFileDriverOpen;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileDriverSetMaxCacheSize(max_cache_size: usize) -> CUfileError_t;
-    statics (__cushim_fn_cuFileDriverSetMaxCacheSize, __cushim_slot_cuFileDriverSetMaxCacheSize);
+    static __cushim_fn_cuFileDriverSetMaxCacheSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileDriverSetMaxDirectIOSize(max_direct_io_size: usize) -> CUfileError_t;
-    statics (__cushim_fn_cuFileDriverSetMaxDirectIOSize, __cushim_slot_cuFileDriverSetMaxDirectIOSize);
+    static __cushim_fn_cuFileDriverSetMaxDirectIOSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileDriverSetMaxPinnedMemSize(max_pinned_size: usize) -> CUfileError_t;
-    statics (__cushim_fn_cuFileDriverSetMaxPinnedMemSize, __cushim_slot_cuFileDriverSetMaxPinnedMemSize);
+    static __cushim_fn_cuFileDriverSetMaxPinnedMemSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileDriverSetPollMode(poll: bool, poll_threshold_size: usize) -> CUfileError_t;
-    statics (__cushim_fn_cuFileDriverSetPollMode, __cushim_slot_cuFileDriverSetPollMode);
+    static __cushim_fn_cuFileDriverSetPollMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileGetParameterBool(param: CUFileBoolConfigParameter_t, value: *mut bool) -> CUfileError_t;
-    statics (__cushim_fn_cuFileGetParameterBool, __cushim_slot_cuFileGetParameterBool);
+    static __cushim_fn_cuFileGetParameterBool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileGetParameterSizeT(param: CUFileSizeTConfigParameter_t, value: *mut usize) -> CUfileError_t;
-    statics (__cushim_fn_cuFileGetParameterSizeT, __cushim_slot_cuFileGetParameterSizeT);
+    static __cushim_fn_cuFileGetParameterSizeT;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileGetParameterString(param: CUFileStringConfigParameter_t, desc_str: *mut ::core::ffi::c_char, len: ::core::ffi::c_int) -> CUfileError_t;
-    statics (__cushim_fn_cuFileGetParameterString, __cushim_slot_cuFileGetParameterString);
+    static __cushim_fn_cuFileGetParameterString;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileGetVersion(version: *mut ::core::ffi::c_int) -> CUfileError_t;
-    statics (__cushim_fn_cuFileGetVersion, __cushim_slot_cuFileGetVersion);
+    static __cushim_fn_cuFileGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileHandleDeregister(fh: CUfileHandle_t) -> ();
-    statics (__cushim_fn_cuFileHandleDeregister, __cushim_slot_cuFileHandleDeregister);
+    static __cushim_fn_cuFileHandleDeregister;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cuFileHandleRegister(fh: *mut CUfileHandle_t, descr: *mut CUfileDescr_t) -> CUfileError_t;
-    statics (__cushim_fn_cuFileHandleRegister, __cushim_slot_cuFileHandleRegister);
+    static __cushim_fn_cuFileHandleRegister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileRead(fh: CUfileHandle_t, bufPtr_base: *mut ::core::ffi::c_void, size: usize, file_offset: ::core::ffi::c_long, bufPtr_offset: ::core::ffi::c_long) -> isize;
-    statics (__cushim_fn_cuFileRead, __cushim_slot_cuFileRead);
+    static __cushim_fn_cuFileRead;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cuFileReadAsync(fh: CUfileHandle_t, bufPtr_base: *mut ::core::ffi::c_void, size_p: *mut usize, file_offset_p: *mut ::core::ffi::c_long, bufPtr_offset_p: *mut ::core::ffi::c_long, bytes_read_p: *mut isize, stream: CUstream) -> CUfileError_t;
-    statics (__cushim_fn_cuFileReadAsync, __cushim_slot_cuFileReadAsync);
+    static __cushim_fn_cuFileReadAsync;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileSetParameterBool(param: CUFileBoolConfigParameter_t, value: bool) -> CUfileError_t;
-    statics (__cushim_fn_cuFileSetParameterBool, __cushim_slot_cuFileSetParameterBool);
+    static __cushim_fn_cuFileSetParameterBool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileSetParameterSizeT(param: CUFileSizeTConfigParameter_t, value: usize) -> CUfileError_t;
-    statics (__cushim_fn_cuFileSetParameterSizeT, __cushim_slot_cuFileSetParameterSizeT);
+    static __cushim_fn_cuFileSetParameterSizeT;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileSetParameterString(param: CUFileStringConfigParameter_t, desc_str: *const ::core::ffi::c_char) -> CUfileError_t;
-    statics (__cushim_fn_cuFileSetParameterString, __cushim_slot_cuFileSetParameterString);
+    static __cushim_fn_cuFileSetParameterString;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileStreamDeregister(stream: CUstream) -> CUfileError_t;
-    statics (__cushim_fn_cuFileStreamDeregister, __cushim_slot_cuFileStreamDeregister);
+    static __cushim_fn_cuFileStreamDeregister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileStreamRegister(stream: CUstream, flags: ::core::ffi::c_uint) -> CUfileError_t;
-    statics (__cushim_fn_cuFileStreamRegister, __cushim_slot_cuFileStreamRegister);
+    static __cushim_fn_cuFileStreamRegister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuFileUseCount() -> ::core::ffi::c_long;
-    statics (__cushim_fn_cuFileUseCount, __cushim_slot_cuFileUseCount);
+    static __cushim_fn_cuFileUseCount;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cuFileWrite(fh: CUfileHandle_t, bufPtr_base: *const ::core::ffi::c_void, size: usize, file_offset: ::core::ffi::c_long, bufPtr_offset: ::core::ffi::c_long) -> isize;
-    statics (__cushim_fn_cuFileWrite, __cushim_slot_cuFileWrite);
+    static __cushim_fn_cuFileWrite;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cuFileWriteAsync(fh: CUfileHandle_t, bufPtr_base: *mut ::core::ffi::c_void, size_p: *mut usize, file_offset_p: *mut ::core::ffi::c_long, bufPtr_offset_p: *mut ::core::ffi::c_long, bytes_written_p: *mut isize, stream: CUstream) -> CUfileError_t;
-    statics (__cushim_fn_cuFileWriteAsync, __cushim_slot_cuFileWriteAsync);
+    static __cushim_fn_cuFileWriteAsync;
     returns status, fallback [];
 }

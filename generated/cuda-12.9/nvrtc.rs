@@ -277,26 +277,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -307,13 +309,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -337,21 +339,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -373,7 +366,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -381,8 +374,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -395,25 +397,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -429,8 +417,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -472,158 +460,158 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn nvrtcAddNameExpression(prog: nvrtcProgram, name_expression: *const ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcAddNameExpression, __cushim_slot_nvrtcAddNameExpression);
+    static __cushim_fn_nvrtcAddNameExpression;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcCompileProgram(prog: nvrtcProgram, numOptions: ::core::ffi::c_int, options: *const *const ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcCompileProgram, __cushim_slot_nvrtcCompileProgram);
+    static __cushim_fn_nvrtcCompileProgram;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcCreateProgram(prog: *mut nvrtcProgram, src: *const ::core::ffi::c_char, name: *const ::core::ffi::c_char, numHeaders: ::core::ffi::c_int, headers: *const *const ::core::ffi::c_char, includeNames: *const *const ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcCreateProgram, __cushim_slot_nvrtcCreateProgram);
+    static __cushim_fn_nvrtcCreateProgram;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcDestroyProgram(prog: *mut nvrtcProgram) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcDestroyProgram, __cushim_slot_nvrtcDestroyProgram);
+    static __cushim_fn_nvrtcDestroyProgram;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetCUBIN(prog: nvrtcProgram, cubin: *mut ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetCUBIN, __cushim_slot_nvrtcGetCUBIN);
+    static __cushim_fn_nvrtcGetCUBIN;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetCUBINSize(prog: nvrtcProgram, cubinSizeRet: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetCUBINSize, __cushim_slot_nvrtcGetCUBINSize);
+    static __cushim_fn_nvrtcGetCUBINSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetErrorString(result: nvrtcResult) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_nvrtcGetErrorString, __cushim_slot_nvrtcGetErrorString);
+    static __cushim_fn_nvrtcGetErrorString;
     returns answer, fallback [result, Text];
 }
 
 cushim_shim! {
     fn nvrtcGetLTOIR(prog: nvrtcProgram, LTOIR: *mut ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetLTOIR, __cushim_slot_nvrtcGetLTOIR);
+    static __cushim_fn_nvrtcGetLTOIR;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetLTOIRSize(prog: nvrtcProgram, LTOIRSizeRet: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetLTOIRSize, __cushim_slot_nvrtcGetLTOIRSize);
+    static __cushim_fn_nvrtcGetLTOIRSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetLoweredName(prog: nvrtcProgram, name_expression: *const ::core::ffi::c_char, lowered_name: *mut *const ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetLoweredName, __cushim_slot_nvrtcGetLoweredName);
+    static __cushim_fn_nvrtcGetLoweredName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetNVVM(prog: nvrtcProgram, nvvm: *mut ::core::ffi::c_char) -> nvrtcResult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvrtcGetNVVM, __cushim_slot_nvrtcGetNVVM);
+    static __cushim_fn_nvrtcGetNVVM;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetNVVMSize(prog: nvrtcProgram, nvvmSizeRet: *mut usize) -> nvrtcResult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_nvrtcGetNVVMSize, __cushim_slot_nvrtcGetNVVMSize);
+    static __cushim_fn_nvrtcGetNVVMSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetNumSupportedArchs(numArchs: *mut ::core::ffi::c_int) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetNumSupportedArchs, __cushim_slot_nvrtcGetNumSupportedArchs);
+    static __cushim_fn_nvrtcGetNumSupportedArchs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetOptiXIR(prog: nvrtcProgram, optixir: *mut ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetOptiXIR, __cushim_slot_nvrtcGetOptiXIR);
+    static __cushim_fn_nvrtcGetOptiXIR;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetOptiXIRSize(prog: nvrtcProgram, optixirSizeRet: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetOptiXIRSize, __cushim_slot_nvrtcGetOptiXIRSize);
+    static __cushim_fn_nvrtcGetOptiXIRSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetPCHCreateStatus(prog: nvrtcProgram) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetPCHCreateStatus, __cushim_slot_nvrtcGetPCHCreateStatus);
+    static __cushim_fn_nvrtcGetPCHCreateStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetPCHHeapSize(ret: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetPCHHeapSize, __cushim_slot_nvrtcGetPCHHeapSize);
+    static __cushim_fn_nvrtcGetPCHHeapSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetPCHHeapSizeRequired(prog: nvrtcProgram, size: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetPCHHeapSizeRequired, __cushim_slot_nvrtcGetPCHHeapSizeRequired);
+    static __cushim_fn_nvrtcGetPCHHeapSizeRequired;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetPTX(prog: nvrtcProgram, ptx: *mut ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetPTX, __cushim_slot_nvrtcGetPTX);
+    static __cushim_fn_nvrtcGetPTX;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetPTXSize(prog: nvrtcProgram, ptxSizeRet: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetPTXSize, __cushim_slot_nvrtcGetPTXSize);
+    static __cushim_fn_nvrtcGetPTXSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetProgramLog(prog: nvrtcProgram, log: *mut ::core::ffi::c_char) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetProgramLog, __cushim_slot_nvrtcGetProgramLog);
+    static __cushim_fn_nvrtcGetProgramLog;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetProgramLogSize(prog: nvrtcProgram, logSizeRet: *mut usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetProgramLogSize, __cushim_slot_nvrtcGetProgramLogSize);
+    static __cushim_fn_nvrtcGetProgramLogSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcGetSupportedArchs(supportedArchs: *mut ::core::ffi::c_int) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcGetSupportedArchs, __cushim_slot_nvrtcGetSupportedArchs);
+    static __cushim_fn_nvrtcGetSupportedArchs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcSetFlowCallback(prog: nvrtcProgram, callback: ::core::option::Option<unsafe extern "C" fn(*mut ::core::ffi::c_void, *mut ::core::ffi::c_void) -> ::core::ffi::c_int>, payload: *mut ::core::ffi::c_void) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcSetFlowCallback, __cushim_slot_nvrtcSetFlowCallback);
+    static __cushim_fn_nvrtcSetFlowCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcSetPCHHeapSize(size: usize) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcSetPCHHeapSize, __cushim_slot_nvrtcSetPCHHeapSize);
+    static __cushim_fn_nvrtcSetPCHHeapSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvrtcVersion(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int) -> nvrtcResult;
-    statics (__cushim_fn_nvrtcVersion, __cushim_slot_nvrtcVersion);
+    static __cushim_fn_nvrtcVersion;
     returns status, fallback [];
 }

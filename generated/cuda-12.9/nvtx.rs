@@ -397,26 +397,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -427,13 +429,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -457,21 +459,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -493,7 +486,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -501,8 +494,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -515,25 +517,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -549,8 +537,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -592,180 +580,180 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn nvtxDomainCreateA(name: *const ::core::ffi::c_char) -> nvtxDomainHandle_t;
-    statics (__cushim_fn_nvtxDomainCreateA, __cushim_slot_nvtxDomainCreateA);
+    static __cushim_fn_nvtxDomainCreateA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainCreateW(name: *const ::core::ffi::c_int) -> nvtxDomainHandle_t;
-    statics (__cushim_fn_nvtxDomainCreateW, __cushim_slot_nvtxDomainCreateW);
+    static __cushim_fn_nvtxDomainCreateW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainDestroy(domain: nvtxDomainHandle_t) -> ();
-    statics (__cushim_fn_nvtxDomainDestroy, __cushim_slot_nvtxDomainDestroy);
+    static __cushim_fn_nvtxDomainDestroy;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainMarkEx(domain: nvtxDomainHandle_t, eventAttrib: *const nvtxEventAttributes_t) -> ();
-    statics (__cushim_fn_nvtxDomainMarkEx, __cushim_slot_nvtxDomainMarkEx);
+    static __cushim_fn_nvtxDomainMarkEx;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainNameCategoryA(domain: nvtxDomainHandle_t, category: u32, name: *const ::core::ffi::c_char) -> ();
-    statics (__cushim_fn_nvtxDomainNameCategoryA, __cushim_slot_nvtxDomainNameCategoryA);
+    static __cushim_fn_nvtxDomainNameCategoryA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainNameCategoryW(domain: nvtxDomainHandle_t, category: u32, name: *const ::core::ffi::c_int) -> ();
-    statics (__cushim_fn_nvtxDomainNameCategoryW, __cushim_slot_nvtxDomainNameCategoryW);
+    static __cushim_fn_nvtxDomainNameCategoryW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainRangeEnd(domain: nvtxDomainHandle_t, id: nvtxRangeId_t) -> ();
-    statics (__cushim_fn_nvtxDomainRangeEnd, __cushim_slot_nvtxDomainRangeEnd);
+    static __cushim_fn_nvtxDomainRangeEnd;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainRangePop(domain: nvtxDomainHandle_t) -> ::core::ffi::c_int;
-    statics (__cushim_fn_nvtxDomainRangePop, __cushim_slot_nvtxDomainRangePop);
+    static __cushim_fn_nvtxDomainRangePop;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainRangePushEx(domain: nvtxDomainHandle_t, eventAttrib: *const nvtxEventAttributes_t) -> ::core::ffi::c_int;
-    statics (__cushim_fn_nvtxDomainRangePushEx, __cushim_slot_nvtxDomainRangePushEx);
+    static __cushim_fn_nvtxDomainRangePushEx;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainRangeStartEx(domain: nvtxDomainHandle_t, eventAttrib: *const nvtxEventAttributes_t) -> nvtxRangeId_t;
-    statics (__cushim_fn_nvtxDomainRangeStartEx, __cushim_slot_nvtxDomainRangeStartEx);
+    static __cushim_fn_nvtxDomainRangeStartEx;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainRegisterStringA(domain: nvtxDomainHandle_t, string: *const ::core::ffi::c_char) -> nvtxStringHandle_t;
-    statics (__cushim_fn_nvtxDomainRegisterStringA, __cushim_slot_nvtxDomainRegisterStringA);
+    static __cushim_fn_nvtxDomainRegisterStringA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainRegisterStringW(domain: nvtxDomainHandle_t, string: *const ::core::ffi::c_int) -> nvtxStringHandle_t;
-    statics (__cushim_fn_nvtxDomainRegisterStringW, __cushim_slot_nvtxDomainRegisterStringW);
+    static __cushim_fn_nvtxDomainRegisterStringW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainResourceCreate(domain: nvtxDomainHandle_t, attribs: *mut nvtxResourceAttributes_t) -> nvtxResourceHandle_t;
-    statics (__cushim_fn_nvtxDomainResourceCreate, __cushim_slot_nvtxDomainResourceCreate);
+    static __cushim_fn_nvtxDomainResourceCreate;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxDomainResourceDestroy(resource: nvtxResourceHandle_t) -> ();
-    statics (__cushim_fn_nvtxDomainResourceDestroy, __cushim_slot_nvtxDomainResourceDestroy);
+    static __cushim_fn_nvtxDomainResourceDestroy;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxInitialize(reserved: *const ::core::ffi::c_void) -> ();
-    statics (__cushim_fn_nvtxInitialize, __cushim_slot_nvtxInitialize);
+    static __cushim_fn_nvtxInitialize;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxMarkA(message: *const ::core::ffi::c_char) -> ();
-    statics (__cushim_fn_nvtxMarkA, __cushim_slot_nvtxMarkA);
+    static __cushim_fn_nvtxMarkA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxMarkEx(eventAttrib: *const nvtxEventAttributes_t) -> ();
-    statics (__cushim_fn_nvtxMarkEx, __cushim_slot_nvtxMarkEx);
+    static __cushim_fn_nvtxMarkEx;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxMarkW(message: *const ::core::ffi::c_int) -> ();
-    statics (__cushim_fn_nvtxMarkW, __cushim_slot_nvtxMarkW);
+    static __cushim_fn_nvtxMarkW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxNameCategoryA(category: u32, name: *const ::core::ffi::c_char) -> ();
-    statics (__cushim_fn_nvtxNameCategoryA, __cushim_slot_nvtxNameCategoryA);
+    static __cushim_fn_nvtxNameCategoryA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxNameCategoryW(category: u32, name: *const ::core::ffi::c_int) -> ();
-    statics (__cushim_fn_nvtxNameCategoryW, __cushim_slot_nvtxNameCategoryW);
+    static __cushim_fn_nvtxNameCategoryW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxNameOsThreadA(threadId: u32, name: *const ::core::ffi::c_char) -> ();
-    statics (__cushim_fn_nvtxNameOsThreadA, __cushim_slot_nvtxNameOsThreadA);
+    static __cushim_fn_nvtxNameOsThreadA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxNameOsThreadW(threadId: u32, name: *const ::core::ffi::c_int) -> ();
-    statics (__cushim_fn_nvtxNameOsThreadW, __cushim_slot_nvtxNameOsThreadW);
+    static __cushim_fn_nvtxNameOsThreadW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangeEnd(id: nvtxRangeId_t) -> ();
-    statics (__cushim_fn_nvtxRangeEnd, __cushim_slot_nvtxRangeEnd);
+    static __cushim_fn_nvtxRangeEnd;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangePop() -> ::core::ffi::c_int;
-    statics (__cushim_fn_nvtxRangePop, __cushim_slot_nvtxRangePop);
+    static __cushim_fn_nvtxRangePop;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangePushA(message: *const ::core::ffi::c_char) -> ::core::ffi::c_int;
-    statics (__cushim_fn_nvtxRangePushA, __cushim_slot_nvtxRangePushA);
+    static __cushim_fn_nvtxRangePushA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangePushEx(eventAttrib: *const nvtxEventAttributes_t) -> ::core::ffi::c_int;
-    statics (__cushim_fn_nvtxRangePushEx, __cushim_slot_nvtxRangePushEx);
+    static __cushim_fn_nvtxRangePushEx;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangePushW(message: *const ::core::ffi::c_int) -> ::core::ffi::c_int;
-    statics (__cushim_fn_nvtxRangePushW, __cushim_slot_nvtxRangePushW);
+    static __cushim_fn_nvtxRangePushW;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangeStartA(message: *const ::core::ffi::c_char) -> nvtxRangeId_t;
-    statics (__cushim_fn_nvtxRangeStartA, __cushim_slot_nvtxRangeStartA);
+    static __cushim_fn_nvtxRangeStartA;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangeStartEx(eventAttrib: *const nvtxEventAttributes_t) -> nvtxRangeId_t;
-    statics (__cushim_fn_nvtxRangeStartEx, __cushim_slot_nvtxRangeStartEx);
+    static __cushim_fn_nvtxRangeStartEx;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn nvtxRangeStartW(message: *const ::core::ffi::c_int) -> nvtxRangeId_t;
-    statics (__cushim_fn_nvtxRangeStartW, __cushim_slot_nvtxRangeStartW);
+    static __cushim_fn_nvtxRangeStartW;
     returns value, fallback [zero];
 }

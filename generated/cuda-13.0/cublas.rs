@@ -1058,26 +1058,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -1088,13 +1090,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -1118,21 +1120,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -1154,7 +1147,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -1162,8 +1155,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -1176,25 +1178,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -1210,8 +1198,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -1253,3416 +1241,3416 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cublasAsumEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasAsumEx, __cushim_slot_cublasAsumEx);
+    static __cushim_fn_cublasAsumEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasAsumEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasAsumEx_64, __cushim_slot_cublasAsumEx_64);
+    static __cushim_fn_cublasAsumEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasAxpyEx(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasAxpyEx, __cushim_slot_cublasAxpyEx);
+    static __cushim_fn_cublasAxpyEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasAxpyEx_64(handle: cublasHandle_t, n: i64, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasAxpyEx_64, __cushim_slot_cublasAxpyEx_64);
+    static __cushim_fn_cublasAxpyEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCaxpy_v2, __cushim_slot_cublasCaxpy_v2);
+    static __cushim_fn_cublasCaxpy_v2;
     returns status, fallback [];
     aliases [cublasCaxpy];
 }
 
 cushim_shim! {
     fn cublasCaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCaxpy_v2_64, __cushim_slot_cublasCaxpy_v2_64);
+    static __cushim_fn_cublasCaxpy_v2_64;
     returns status, fallback [];
     aliases [cublasCaxpy_64];
 }
 
 cushim_shim! {
     fn cublasCcopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCcopy_v2, __cushim_slot_cublasCcopy_v2);
+    static __cushim_fn_cublasCcopy_v2;
     returns status, fallback [];
     aliases [cublasCcopy];
 }
 
 cushim_shim! {
     fn cublasCcopy_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCcopy_v2_64, __cushim_slot_cublasCcopy_v2_64);
+    static __cushim_fn_cublasCcopy_v2_64;
     returns status, fallback [];
     aliases [cublasCcopy_64];
 }
 
 cushim_shim! {
     fn cublasCdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCdgmm, __cushim_slot_cublasCdgmm);
+    static __cushim_fn_cublasCdgmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCdgmm_64, __cushim_slot_cublasCdgmm_64);
+    static __cushim_fn_cublasCdgmm_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCdotc_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, result: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCdotc_v2, __cushim_slot_cublasCdotc_v2);
+    static __cushim_fn_cublasCdotc_v2;
     returns status, fallback [];
     aliases [cublasCdotc];
 }
 
 cushim_shim! {
     fn cublasCdotc_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, result: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCdotc_v2_64, __cushim_slot_cublasCdotc_v2_64);
+    static __cushim_fn_cublasCdotc_v2_64;
     returns status, fallback [];
     aliases [cublasCdotc_64];
 }
 
 cushim_shim! {
     fn cublasCdotu_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, result: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCdotu_v2, __cushim_slot_cublasCdotu_v2);
+    static __cushim_fn_cublasCdotu_v2;
     returns status, fallback [];
     aliases [cublasCdotu];
 }
 
 cushim_shim! {
     fn cublasCdotu_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, result: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCdotu_v2_64, __cushim_slot_cublasCdotu_v2_64);
+    static __cushim_fn_cublasCdotu_v2_64;
     returns status, fallback [];
     aliases [cublasCdotu_64];
 }
 
 cushim_shim! {
     fn cublasCgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgbmv_v2, __cushim_slot_cublasCgbmv_v2);
+    static __cushim_fn_cublasCgbmv_v2;
     returns status, fallback [];
     aliases [cublasCgbmv];
 }
 
 cushim_shim! {
     fn cublasCgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgbmv_v2_64, __cushim_slot_cublasCgbmv_v2_64);
+    static __cushim_fn_cublasCgbmv_v2_64;
     returns status, fallback [];
     aliases [cublasCgbmv_64];
 }
 
 cushim_shim! {
     fn cublasCgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, beta: *const cuComplex, B: *const cuComplex, ldb: ::core::ffi::c_int, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgeam, __cushim_slot_cublasCgeam);
+    static __cushim_fn_cublasCgeam;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, beta: *const cuComplex, B: *const cuComplex, ldb: i64, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgeam_64, __cushim_slot_cublasCgeam_64);
+    static __cushim_fn_cublasCgeam_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut cuComplex, lda: ::core::ffi::c_int, Carray: *const *mut cuComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgelsBatched, __cushim_slot_cublasCgelsBatched);
+    static __cushim_fn_cublasCgelsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3m(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3m, __cushim_slot_cublasCgemm3m);
+    static __cushim_fn_cublasCgemm3m;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, Barray: *const *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3mBatched, __cushim_slot_cublasCgemm3mBatched);
+    static __cushim_fn_cublasCgemm3mBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: i64, Barray: *const *const cuComplex, ldb: i64, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3mBatched_64, __cushim_slot_cublasCgemm3mBatched_64);
+    static __cushim_fn_cublasCgemm3mBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3mEx, __cushim_slot_cublasCgemm3mEx);
+    static __cushim_fn_cublasCgemm3mEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3mEx_64, __cushim_slot_cublasCgemm3mEx_64);
+    static __cushim_fn_cublasCgemm3mEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3mStridedBatched, __cushim_slot_cublasCgemm3mStridedBatched);
+    static __cushim_fn_cublasCgemm3mStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3mStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3mStridedBatched_64, __cushim_slot_cublasCgemm3mStridedBatched_64);
+    static __cushim_fn_cublasCgemm3mStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm3m_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm3m_64, __cushim_slot_cublasCgemm3m_64);
+    static __cushim_fn_cublasCgemm3m_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, Barray: *const *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemmBatched, __cushim_slot_cublasCgemmBatched);
+    static __cushim_fn_cublasCgemmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: i64, Barray: *const *const cuComplex, ldb: i64, beta: *const cuComplex, Carray: *const *mut cuComplex, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemmBatched_64, __cushim_slot_cublasCgemmBatched_64);
+    static __cushim_fn_cublasCgemmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemmEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemmEx, __cushim_slot_cublasCgemmEx);
+    static __cushim_fn_cublasCgemmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemmEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemmEx_64, __cushim_slot_cublasCgemmEx_64);
+    static __cushim_fn_cublasCgemmEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemmStridedBatched, __cushim_slot_cublasCgemmStridedBatched);
+    static __cushim_fn_cublasCgemmStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, strideA: ::core::ffi::c_longlong, B: *const cuComplex, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const cuComplex, C: *mut cuComplex, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemmStridedBatched_64, __cushim_slot_cublasCgemmStridedBatched_64);
+    static __cushim_fn_cublasCgemmStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm_v2, __cushim_slot_cublasCgemm_v2);
+    static __cushim_fn_cublasCgemm_v2;
     returns status, fallback [];
     aliases [cublasCgemm];
 }
 
 cushim_shim! {
     fn cublasCgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemm_v2_64, __cushim_slot_cublasCgemm_v2_64);
+    static __cushim_fn_cublasCgemm_v2_64;
     returns status, fallback [];
     aliases [cublasCgemm_64];
 }
 
 cushim_shim! {
     fn cublasCgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, xarray: *const *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, yarray: *const *mut cuComplex, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemvBatched, __cushim_slot_cublasCgemvBatched);
+    static __cushim_fn_cublasCgemvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, Aarray: *const *const cuComplex, lda: i64, xarray: *const *const cuComplex, incx: i64, beta: *const cuComplex, yarray: *const *mut cuComplex, incy: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemvBatched_64, __cushim_slot_cublasCgemvBatched_64);
+    static __cushim_fn_cublasCgemvBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const cuComplex, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemvStridedBatched, __cushim_slot_cublasCgemvStridedBatched);
+    static __cushim_fn_cublasCgemvStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, strideA: ::core::ffi::c_longlong, x: *const cuComplex, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const cuComplex, y: *mut cuComplex, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemvStridedBatched_64, __cushim_slot_cublasCgemvStridedBatched_64);
+    static __cushim_fn_cublasCgemvStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemv_v2, __cushim_slot_cublasCgemv_v2);
+    static __cushim_fn_cublasCgemv_v2;
     returns status, fallback [];
     aliases [cublasCgemv];
 }
 
 cushim_shim! {
     fn cublasCgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgemv_v2_64, __cushim_slot_cublasCgemv_v2_64);
+    static __cushim_fn_cublasCgemv_v2_64;
     returns status, fallback [];
     aliases [cublasCgemv_64];
 }
 
 cushim_shim! {
     fn cublasCgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut cuComplex, lda: ::core::ffi::c_int, TauArray: *const *mut cuComplex, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgeqrfBatched, __cushim_slot_cublasCgeqrfBatched);
+    static __cushim_fn_cublasCgeqrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgerc_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgerc_v2, __cushim_slot_cublasCgerc_v2);
+    static __cushim_fn_cublasCgerc_v2;
     returns status, fallback [];
     aliases [cublasCgerc];
 }
 
 cushim_shim! {
     fn cublasCgerc_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgerc_v2_64, __cushim_slot_cublasCgerc_v2_64);
+    static __cushim_fn_cublasCgerc_v2_64;
     returns status, fallback [];
     aliases [cublasCgerc_64];
 }
 
 cushim_shim! {
     fn cublasCgeru_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgeru_v2, __cushim_slot_cublasCgeru_v2);
+    static __cushim_fn_cublasCgeru_v2;
     returns status, fallback [];
     aliases [cublasCgeru];
 }
 
 cushim_shim! {
     fn cublasCgeru_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgeru_v2_64, __cushim_slot_cublasCgeru_v2_64);
+    static __cushim_fn_cublasCgeru_v2_64;
     returns status, fallback [];
     aliases [cublasCgeru_64];
 }
 
 cushim_shim! {
     fn cublasCgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut cuComplex, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgetrfBatched, __cushim_slot_cublasCgetrfBatched);
+    static __cushim_fn_cublasCgetrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuComplex, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut cuComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgetriBatched, __cushim_slot_cublasCgetriBatched);
+    static __cushim_fn_cublasCgetriBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const cuComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut cuComplex, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCgetrsBatched, __cushim_slot_cublasCgetrsBatched);
+    static __cushim_fn_cublasCgetrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasChbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChbmv_v2, __cushim_slot_cublasChbmv_v2);
+    static __cushim_fn_cublasChbmv_v2;
     returns status, fallback [];
     aliases [cublasChbmv];
 }
 
 cushim_shim! {
     fn cublasChbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChbmv_v2_64, __cushim_slot_cublasChbmv_v2_64);
+    static __cushim_fn_cublasChbmv_v2_64;
     returns status, fallback [];
     aliases [cublasChbmv_64];
 }
 
 cushim_shim! {
     fn cublasChemm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChemm_v2, __cushim_slot_cublasChemm_v2);
+    static __cushim_fn_cublasChemm_v2;
     returns status, fallback [];
     aliases [cublasChemm];
 }
 
 cushim_shim! {
     fn cublasChemm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChemm_v2_64, __cushim_slot_cublasChemm_v2_64);
+    static __cushim_fn_cublasChemm_v2_64;
     returns status, fallback [];
     aliases [cublasChemm_64];
 }
 
 cushim_shim! {
     fn cublasChemv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChemv_v2, __cushim_slot_cublasChemv_v2);
+    static __cushim_fn_cublasChemv_v2;
     returns status, fallback [];
     aliases [cublasChemv];
 }
 
 cushim_shim! {
     fn cublasChemv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChemv_v2_64, __cushim_slot_cublasChemv_v2_64);
+    static __cushim_fn_cublasChemv_v2_64;
     returns status, fallback [];
     aliases [cublasChemv_64];
 }
 
 cushim_shim! {
     fn cublasCher2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCher2_v2, __cushim_slot_cublasCher2_v2);
+    static __cushim_fn_cublasCher2_v2;
     returns status, fallback [];
     aliases [cublasCher2];
 }
 
 cushim_shim! {
     fn cublasCher2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCher2_v2_64, __cushim_slot_cublasCher2_v2_64);
+    static __cushim_fn_cublasCher2_v2_64;
     returns status, fallback [];
     aliases [cublasCher2_64];
 }
 
 cushim_shim! {
     fn cublasCher2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCher2k_v2, __cushim_slot_cublasCher2k_v2);
+    static __cushim_fn_cublasCher2k_v2;
     returns status, fallback [];
     aliases [cublasCher2k];
 }
 
 cushim_shim! {
     fn cublasCher2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const f32, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCher2k_v2_64, __cushim_slot_cublasCher2k_v2_64);
+    static __cushim_fn_cublasCher2k_v2_64;
     returns status, fallback [];
     aliases [cublasCher2k_64];
 }
 
 cushim_shim! {
     fn cublasCher_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const cuComplex, incx: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCher_v2, __cushim_slot_cublasCher_v2);
+    static __cushim_fn_cublasCher_v2;
     returns status, fallback [];
     aliases [cublasCher];
 }
 
 cushim_shim! {
     fn cublasCher_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const cuComplex, incx: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCher_v2_64, __cushim_slot_cublasCher_v2_64);
+    static __cushim_fn_cublasCher_v2_64;
     returns status, fallback [];
     aliases [cublasCher_64];
 }
 
 cushim_shim! {
     fn cublasCherk3mEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherk3mEx, __cushim_slot_cublasCherk3mEx);
+    static __cushim_fn_cublasCherk3mEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCherk3mEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherk3mEx_64, __cushim_slot_cublasCherk3mEx_64);
+    static __cushim_fn_cublasCherk3mEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCherkEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherkEx, __cushim_slot_cublasCherkEx);
+    static __cushim_fn_cublasCherkEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCherkEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherkEx_64, __cushim_slot_cublasCherkEx_64);
+    static __cushim_fn_cublasCherkEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCherk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const cuComplex, lda: ::core::ffi::c_int, beta: *const f32, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherk_v2, __cushim_slot_cublasCherk_v2);
+    static __cushim_fn_cublasCherk_v2;
     returns status, fallback [];
     aliases [cublasCherk];
 }
 
 cushim_shim! {
     fn cublasCherk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const cuComplex, lda: i64, beta: *const f32, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherk_v2_64, __cushim_slot_cublasCherk_v2_64);
+    static __cushim_fn_cublasCherk_v2_64;
     returns status, fallback [];
     aliases [cublasCherk_64];
 }
 
 cushim_shim! {
     fn cublasCherkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherkx, __cushim_slot_cublasCherkx);
+    static __cushim_fn_cublasCherkx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCherkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const f32, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCherkx_64, __cushim_slot_cublasCherkx_64);
+    static __cushim_fn_cublasCherkx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasChpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, AP: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChpmv_v2, __cushim_slot_cublasChpmv_v2);
+    static __cushim_fn_cublasChpmv_v2;
     returns status, fallback [];
     aliases [cublasChpmv];
 }
 
 cushim_shim! {
     fn cublasChpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, AP: *const cuComplex, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChpmv_v2_64, __cushim_slot_cublasChpmv_v2_64);
+    static __cushim_fn_cublasChpmv_v2_64;
     returns status, fallback [];
     aliases [cublasChpmv_64];
 }
 
 cushim_shim! {
     fn cublasChpr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, AP: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChpr2_v2, __cushim_slot_cublasChpr2_v2);
+    static __cushim_fn_cublasChpr2_v2;
     returns status, fallback [];
     aliases [cublasChpr2];
 }
 
 cushim_shim! {
     fn cublasChpr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, AP: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChpr2_v2_64, __cushim_slot_cublasChpr2_v2_64);
+    static __cushim_fn_cublasChpr2_v2_64;
     returns status, fallback [];
     aliases [cublasChpr2_64];
 }
 
 cushim_shim! {
     fn cublasChpr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const cuComplex, incx: ::core::ffi::c_int, AP: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChpr_v2, __cushim_slot_cublasChpr_v2);
+    static __cushim_fn_cublasChpr_v2;
     returns status, fallback [];
     aliases [cublasChpr];
 }
 
 cushim_shim! {
     fn cublasChpr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const cuComplex, incx: i64, AP: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasChpr_v2_64, __cushim_slot_cublasChpr_v2_64);
+    static __cushim_fn_cublasChpr_v2_64;
     returns status, fallback [];
     aliases [cublasChpr_64];
 }
 
 cushim_shim! {
     fn cublasCmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuComplex, lda: ::core::ffi::c_int, Ainv: *const *mut cuComplex, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCmatinvBatched, __cushim_slot_cublasCmatinvBatched);
+    static __cushim_fn_cublasCmatinvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCopyEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCopyEx, __cushim_slot_cublasCopyEx);
+    static __cushim_fn_cublasCopyEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCopyEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCopyEx_64, __cushim_slot_cublasCopyEx_64);
+    static __cushim_fn_cublasCopyEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCreate_v2(handle: *mut cublasHandle_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCreate_v2, __cushim_slot_cublasCreate_v2);
+    static __cushim_fn_cublasCreate_v2;
     returns status, fallback [];
     aliases [cublasCreate];
 }
 
 cushim_shim! {
     fn cublasCrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int, c: *const f32, s: *const cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCrot_v2, __cushim_slot_cublasCrot_v2);
+    static __cushim_fn_cublasCrot_v2;
     returns status, fallback [];
     aliases [cublasCrot];
 }
 
 cushim_shim! {
     fn cublasCrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuComplex, incx: i64, y: *mut cuComplex, incy: i64, c: *const f32, s: *const cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCrot_v2_64, __cushim_slot_cublasCrot_v2_64);
+    static __cushim_fn_cublasCrot_v2_64;
     returns status, fallback [];
     aliases [cublasCrot_64];
 }
 
 cushim_shim! {
     fn cublasCrotg_v2(handle: cublasHandle_t, a: *mut cuComplex, b: *mut cuComplex, c: *mut f32, s: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCrotg_v2, __cushim_slot_cublasCrotg_v2);
+    static __cushim_fn_cublasCrotg_v2;
     returns status, fallback [];
     aliases [cublasCrotg];
 }
 
 cushim_shim! {
     fn cublasCscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCscal_v2, __cushim_slot_cublasCscal_v2);
+    static __cushim_fn_cublasCscal_v2;
     returns status, fallback [];
     aliases [cublasCscal];
 }
 
 cushim_shim! {
     fn cublasCscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuComplex, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCscal_v2_64, __cushim_slot_cublasCscal_v2_64);
+    static __cushim_fn_cublasCscal_v2_64;
     returns status, fallback [];
     aliases [cublasCscal_64];
 }
 
 cushim_shim! {
     fn cublasCsrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int, c: *const f32, s: *const f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsrot_v2, __cushim_slot_cublasCsrot_v2);
+    static __cushim_fn_cublasCsrot_v2;
     returns status, fallback [];
     aliases [cublasCsrot];
 }
 
 cushim_shim! {
     fn cublasCsrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuComplex, incx: i64, y: *mut cuComplex, incy: i64, c: *const f32, s: *const f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsrot_v2_64, __cushim_slot_cublasCsrot_v2_64);
+    static __cushim_fn_cublasCsrot_v2_64;
     returns status, fallback [];
     aliases [cublasCsrot_64];
 }
 
 cushim_shim! {
     fn cublasCsscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f32, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsscal_v2, __cushim_slot_cublasCsscal_v2);
+    static __cushim_fn_cublasCsscal_v2;
     returns status, fallback [];
     aliases [cublasCsscal];
 }
 
 cushim_shim! {
     fn cublasCsscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f32, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsscal_v2_64, __cushim_slot_cublasCsscal_v2_64);
+    static __cushim_fn_cublasCsscal_v2_64;
     returns status, fallback [];
     aliases [cublasCsscal_64];
 }
 
 cushim_shim! {
     fn cublasCswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCswap_v2, __cushim_slot_cublasCswap_v2);
+    static __cushim_fn_cublasCswap_v2;
     returns status, fallback [];
     aliases [cublasCswap];
 }
 
 cushim_shim! {
     fn cublasCswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuComplex, incx: i64, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCswap_v2_64, __cushim_slot_cublasCswap_v2_64);
+    static __cushim_fn_cublasCswap_v2_64;
     returns status, fallback [];
     aliases [cublasCswap_64];
 }
 
 cushim_shim! {
     fn cublasCsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsymm_v2, __cushim_slot_cublasCsymm_v2);
+    static __cushim_fn_cublasCsymm_v2;
     returns status, fallback [];
     aliases [cublasCsymm];
 }
 
 cushim_shim! {
     fn cublasCsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsymm_v2_64, __cushim_slot_cublasCsymm_v2_64);
+    static __cushim_fn_cublasCsymm_v2_64;
     returns status, fallback [];
     aliases [cublasCsymm_64];
 }
 
 cushim_shim! {
     fn cublasCsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsymv_v2, __cushim_slot_cublasCsymv_v2);
+    static __cushim_fn_cublasCsymv_v2;
     returns status, fallback [];
     aliases [cublasCsymv];
 }
 
 cushim_shim! {
     fn cublasCsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, x: *const cuComplex, incx: i64, beta: *const cuComplex, y: *mut cuComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsymv_v2_64, __cushim_slot_cublasCsymv_v2_64);
+    static __cushim_fn_cublasCsymv_v2_64;
     returns status, fallback [];
     aliases [cublasCsymv_64];
 }
 
 cushim_shim! {
     fn cublasCsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, y: *const cuComplex, incy: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyr2_v2, __cushim_slot_cublasCsyr2_v2);
+    static __cushim_fn_cublasCsyr2_v2;
     returns status, fallback [];
     aliases [cublasCsyr2];
 }
 
 cushim_shim! {
     fn cublasCsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, y: *const cuComplex, incy: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyr2_v2_64, __cushim_slot_cublasCsyr2_v2_64);
+    static __cushim_fn_cublasCsyr2_v2_64;
     returns status, fallback [];
     aliases [cublasCsyr2_64];
 }
 
 cushim_shim! {
     fn cublasCsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyr2k_v2, __cushim_slot_cublasCsyr2k_v2);
+    static __cushim_fn_cublasCsyr2k_v2;
     returns status, fallback [];
     aliases [cublasCsyr2k];
 }
 
 cushim_shim! {
     fn cublasCsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyr2k_v2_64, __cushim_slot_cublasCsyr2k_v2_64);
+    static __cushim_fn_cublasCsyr2k_v2_64;
     returns status, fallback [];
     aliases [cublasCsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasCsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuComplex, x: *const cuComplex, incx: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyr_v2, __cushim_slot_cublasCsyr_v2);
+    static __cushim_fn_cublasCsyr_v2;
     returns status, fallback [];
     aliases [cublasCsyr];
 }
 
 cushim_shim! {
     fn cublasCsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuComplex, x: *const cuComplex, incx: i64, A: *mut cuComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyr_v2_64, __cushim_slot_cublasCsyr_v2_64);
+    static __cushim_fn_cublasCsyr_v2_64;
     returns status, fallback [];
     aliases [cublasCsyr_64];
 }
 
 cushim_shim! {
     fn cublasCsyrk3mEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrk3mEx, __cushim_slot_cublasCsyrk3mEx);
+    static __cushim_fn_cublasCsyrk3mEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCsyrk3mEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrk3mEx_64, __cushim_slot_cublasCsyrk3mEx_64);
+    static __cushim_fn_cublasCsyrk3mEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCsyrkEx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrkEx, __cushim_slot_cublasCsyrkEx);
+    static __cushim_fn_cublasCsyrkEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCsyrkEx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, beta: *const cuComplex, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrkEx_64, __cushim_slot_cublasCsyrkEx_64);
+    static __cushim_fn_cublasCsyrkEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrk_v2, __cushim_slot_cublasCsyrk_v2);
+    static __cushim_fn_cublasCsyrk_v2;
     returns status, fallback [];
     aliases [cublasCsyrk];
 }
 
 cushim_shim! {
     fn cublasCsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrk_v2_64, __cushim_slot_cublasCsyrk_v2_64);
+    static __cushim_fn_cublasCsyrk_v2_64;
     returns status, fallback [];
     aliases [cublasCsyrk_64];
 }
 
 cushim_shim! {
     fn cublasCsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrkx, __cushim_slot_cublasCsyrkx);
+    static __cushim_fn_cublasCsyrkx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, beta: *const cuComplex, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCsyrkx_64, __cushim_slot_cublasCsyrkx_64);
+    static __cushim_fn_cublasCsyrkx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCtbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtbmv_v2, __cushim_slot_cublasCtbmv_v2);
+    static __cushim_fn_cublasCtbmv_v2;
     returns status, fallback [];
     aliases [cublasCtbmv];
 }
 
 cushim_shim! {
     fn cublasCtbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtbmv_v2_64, __cushim_slot_cublasCtbmv_v2_64);
+    static __cushim_fn_cublasCtbmv_v2_64;
     returns status, fallback [];
     aliases [cublasCtbmv_64];
 }
 
 cushim_shim! {
     fn cublasCtbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtbsv_v2, __cushim_slot_cublasCtbsv_v2);
+    static __cushim_fn_cublasCtbsv_v2;
     returns status, fallback [];
     aliases [cublasCtbsv];
 }
 
 cushim_shim! {
     fn cublasCtbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtbsv_v2_64, __cushim_slot_cublasCtbsv_v2_64);
+    static __cushim_fn_cublasCtbsv_v2_64;
     returns status, fallback [];
     aliases [cublasCtbsv_64];
 }
 
 cushim_shim! {
     fn cublasCtpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuComplex, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtpmv_v2, __cushim_slot_cublasCtpmv_v2);
+    static __cushim_fn_cublasCtpmv_v2;
     returns status, fallback [];
     aliases [cublasCtpmv];
 }
 
 cushim_shim! {
     fn cublasCtpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuComplex, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtpmv_v2_64, __cushim_slot_cublasCtpmv_v2_64);
+    static __cushim_fn_cublasCtpmv_v2_64;
     returns status, fallback [];
     aliases [cublasCtpmv_64];
 }
 
 cushim_shim! {
     fn cublasCtpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuComplex, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtpsv_v2, __cushim_slot_cublasCtpsv_v2);
+    static __cushim_fn_cublasCtpsv_v2;
     returns status, fallback [];
     aliases [cublasCtpsv];
 }
 
 cushim_shim! {
     fn cublasCtpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuComplex, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtpsv_v2_64, __cushim_slot_cublasCtpsv_v2_64);
+    static __cushim_fn_cublasCtpsv_v2_64;
     returns status, fallback [];
     aliases [cublasCtpsv_64];
 }
 
 cushim_shim! {
     fn cublasCtpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const cuComplex, A: *mut cuComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtpttr, __cushim_slot_cublasCtpttr);
+    static __cushim_fn_cublasCtpttr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCtrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrmm_v2, __cushim_slot_cublasCtrmm_v2);
+    static __cushim_fn_cublasCtrmm_v2;
     returns status, fallback [];
     aliases [cublasCtrmm];
 }
 
 cushim_shim! {
     fn cublasCtrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *const cuComplex, ldb: i64, C: *mut cuComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrmm_v2_64, __cushim_slot_cublasCtrmm_v2_64);
+    static __cushim_fn_cublasCtrmm_v2_64;
     returns status, fallback [];
     aliases [cublasCtrmm_64];
 }
 
 cushim_shim! {
     fn cublasCtrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrmv_v2, __cushim_slot_cublasCtrmv_v2);
+    static __cushim_fn_cublasCtrmv_v2;
     returns status, fallback [];
     aliases [cublasCtrmv];
 }
 
 cushim_shim! {
     fn cublasCtrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrmv_v2_64, __cushim_slot_cublasCtrmv_v2_64);
+    static __cushim_fn_cublasCtrmv_v2_64;
     returns status, fallback [];
     aliases [cublasCtrmv_64];
 }
 
 cushim_shim! {
     fn cublasCtrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const *const cuComplex, lda: ::core::ffi::c_int, B: *const *mut cuComplex, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrsmBatched, __cushim_slot_cublasCtrsmBatched);
+    static __cushim_fn_cublasCtrsmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCtrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuComplex, A: *const *const cuComplex, lda: i64, B: *const *mut cuComplex, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrsmBatched_64, __cushim_slot_cublasCtrsmBatched_64);
+    static __cushim_fn_cublasCtrsmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasCtrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrsm_v2, __cushim_slot_cublasCtrsm_v2);
+    static __cushim_fn_cublasCtrsm_v2;
     returns status, fallback [];
     aliases [cublasCtrsm];
 }
 
 cushim_shim! {
     fn cublasCtrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuComplex, A: *const cuComplex, lda: i64, B: *mut cuComplex, ldb: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrsm_v2_64, __cushim_slot_cublasCtrsm_v2_64);
+    static __cushim_fn_cublasCtrsm_v2_64;
     returns status, fallback [];
     aliases [cublasCtrsm_64];
 }
 
 cushim_shim! {
     fn cublasCtrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, x: *mut cuComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrsv_v2, __cushim_slot_cublasCtrsv_v2);
+    static __cushim_fn_cublasCtrsv_v2;
     returns status, fallback [];
     aliases [cublasCtrsv];
 }
 
 cushim_shim! {
     fn cublasCtrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuComplex, lda: i64, x: *mut cuComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrsv_v2_64, __cushim_slot_cublasCtrsv_v2_64);
+    static __cushim_fn_cublasCtrsv_v2_64;
     returns status, fallback [];
     aliases [cublasCtrsv_64];
 }
 
 cushim_shim! {
     fn cublasCtrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, AP: *mut cuComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasCtrttp, __cushim_slot_cublasCtrttp);
+    static __cushim_fn_cublasCtrttp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDasum_v2, __cushim_slot_cublasDasum_v2);
+    static __cushim_fn_cublasDasum_v2;
     returns status, fallback [];
     aliases [cublasDasum];
 }
 
 cushim_shim! {
     fn cublasDasum_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDasum_v2_64, __cushim_slot_cublasDasum_v2_64);
+    static __cushim_fn_cublasDasum_v2_64;
     returns status, fallback [];
     aliases [cublasDasum_64];
 }
 
 cushim_shim! {
     fn cublasDaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDaxpy_v2, __cushim_slot_cublasDaxpy_v2);
+    static __cushim_fn_cublasDaxpy_v2;
     returns status, fallback [];
     aliases [cublasDaxpy];
 }
 
 cushim_shim! {
     fn cublasDaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDaxpy_v2_64, __cushim_slot_cublasDaxpy_v2_64);
+    static __cushim_fn_cublasDaxpy_v2_64;
     returns status, fallback [];
     aliases [cublasDaxpy_64];
 }
 
 cushim_shim! {
     fn cublasDcopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDcopy_v2, __cushim_slot_cublasDcopy_v2);
+    static __cushim_fn_cublasDcopy_v2;
     returns status, fallback [];
     aliases [cublasDcopy];
 }
 
 cushim_shim! {
     fn cublasDcopy_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDcopy_v2_64, __cushim_slot_cublasDcopy_v2_64);
+    static __cushim_fn_cublasDcopy_v2_64;
     returns status, fallback [];
     aliases [cublasDcopy_64];
 }
 
 cushim_shim! {
     fn cublasDdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDdgmm, __cushim_slot_cublasDdgmm);
+    static __cushim_fn_cublasDdgmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const f64, lda: i64, x: *const f64, incx: i64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDdgmm_64, __cushim_slot_cublasDdgmm_64);
+    static __cushim_fn_cublasDdgmm_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDdot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDdot_v2, __cushim_slot_cublasDdot_v2);
+    static __cushim_fn_cublasDdot_v2;
     returns status, fallback [];
     aliases [cublasDdot];
 }
 
 cushim_shim! {
     fn cublasDdot_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, y: *const f64, incy: i64, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDdot_v2_64, __cushim_slot_cublasDdot_v2_64);
+    static __cushim_fn_cublasDdot_v2_64;
     returns status, fallback [];
     aliases [cublasDdot_64];
 }
 
 cushim_shim! {
     fn cublasDestroy_v2(handle: cublasHandle_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDestroy_v2, __cushim_slot_cublasDestroy_v2);
+    static __cushim_fn_cublasDestroy_v2;
     returns status, fallback [];
     aliases [cublasDestroy];
 }
 
 cushim_shim! {
     fn cublasDgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgbmv_v2, __cushim_slot_cublasDgbmv_v2);
+    static __cushim_fn_cublasDgbmv_v2;
     returns status, fallback [];
     aliases [cublasDgbmv];
 }
 
 cushim_shim! {
     fn cublasDgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgbmv_v2_64, __cushim_slot_cublasDgbmv_v2_64);
+    static __cushim_fn_cublasDgbmv_v2_64;
     returns status, fallback [];
     aliases [cublasDgbmv_64];
 }
 
 cushim_shim! {
     fn cublasDgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, beta: *const f64, B: *const f64, ldb: ::core::ffi::c_int, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgeam, __cushim_slot_cublasDgeam);
+    static __cushim_fn_cublasDgeam;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, beta: *const f64, B: *const f64, ldb: i64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgeam_64, __cushim_slot_cublasDgeam_64);
+    static __cushim_fn_cublasDgeam_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut f64, lda: ::core::ffi::c_int, Carray: *const *mut f64, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgelsBatched, __cushim_slot_cublasDgelsBatched);
+    static __cushim_fn_cublasDgelsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, Aarray: *const *const f64, lda: ::core::ffi::c_int, Barray: *const *const f64, ldb: ::core::ffi::c_int, beta: *const f64, Carray: *const *mut f64, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemmBatched, __cushim_slot_cublasDgemmBatched);
+    static __cushim_fn_cublasDgemmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f64, Aarray: *const *const f64, lda: i64, Barray: *const *const f64, ldb: i64, beta: *const f64, Carray: *const *mut f64, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemmBatched_64, __cushim_slot_cublasDgemmBatched_64);
+    static __cushim_fn_cublasDgemmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemmGroupedBatched(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const ::core::ffi::c_int, n_array: *const ::core::ffi::c_int, k_array: *const ::core::ffi::c_int, alpha_array: *const f64, Aarray: *const *const f64, lda_array: *const ::core::ffi::c_int, Barray: *const *const f64, ldb_array: *const ::core::ffi::c_int, beta_array: *const f64, Carray: *const *mut f64, ldc_array: *const ::core::ffi::c_int, group_count: ::core::ffi::c_int, group_size: *const ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemmGroupedBatched, __cushim_slot_cublasDgemmGroupedBatched);
+    static __cushim_fn_cublasDgemmGroupedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemmGroupedBatched_64(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const i64, n_array: *const i64, k_array: *const i64, alpha_array: *const f64, Aarray: *const *const f64, lda_array: *const i64, Barray: *const *const f64, ldb_array: *const i64, beta_array: *const f64, Carray: *const *mut f64, ldc_array: *const i64, group_count: i64, group_size: *const i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemmGroupedBatched_64, __cushim_slot_cublasDgemmGroupedBatched_64);
+    static __cushim_fn_cublasDgemmGroupedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const f64, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemmStridedBatched, __cushim_slot_cublasDgemmStridedBatched);
+    static __cushim_fn_cublasDgemmStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, strideA: ::core::ffi::c_longlong, B: *const f64, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const f64, C: *mut f64, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemmStridedBatched_64, __cushim_slot_cublasDgemmStridedBatched_64);
+    static __cushim_fn_cublasDgemmStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemm_v2, __cushim_slot_cublasDgemm_v2);
+    static __cushim_fn_cublasDgemm_v2;
     returns status, fallback [];
     aliases [cublasDgemm];
 }
 
 cushim_shim! {
     fn cublasDgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemm_v2_64, __cushim_slot_cublasDgemm_v2_64);
+    static __cushim_fn_cublasDgemm_v2_64;
     returns status, fallback [];
     aliases [cublasDgemm_64];
 }
 
 cushim_shim! {
     fn cublasDgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, Aarray: *const *const f64, lda: ::core::ffi::c_int, xarray: *const *const f64, incx: ::core::ffi::c_int, beta: *const f64, yarray: *const *mut f64, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemvBatched, __cushim_slot_cublasDgemvBatched);
+    static __cushim_fn_cublasDgemvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f64, Aarray: *const *const f64, lda: i64, xarray: *const *const f64, incx: i64, beta: *const f64, yarray: *const *mut f64, incy: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemvBatched_64, __cushim_slot_cublasDgemvBatched_64);
+    static __cushim_fn_cublasDgemvBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const f64, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemvStridedBatched, __cushim_slot_cublasDgemvStridedBatched);
+    static __cushim_fn_cublasDgemvStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, strideA: ::core::ffi::c_longlong, x: *const f64, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const f64, y: *mut f64, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemvStridedBatched_64, __cushim_slot_cublasDgemvStridedBatched_64);
+    static __cushim_fn_cublasDgemvStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemv_v2, __cushim_slot_cublasDgemv_v2);
+    static __cushim_fn_cublasDgemv_v2;
     returns status, fallback [];
     aliases [cublasDgemv];
 }
 
 cushim_shim! {
     fn cublasDgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgemv_v2_64, __cushim_slot_cublasDgemv_v2_64);
+    static __cushim_fn_cublasDgemv_v2_64;
     returns status, fallback [];
     aliases [cublasDgemv_64];
 }
 
 cushim_shim! {
     fn cublasDgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut f64, lda: ::core::ffi::c_int, TauArray: *const *mut f64, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgeqrfBatched, __cushim_slot_cublasDgeqrfBatched);
+    static __cushim_fn_cublasDgeqrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDger_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDger_v2, __cushim_slot_cublasDger_v2);
+    static __cushim_fn_cublasDger_v2;
     returns status, fallback [];
     aliases [cublasDger];
 }
 
 cushim_shim! {
     fn cublasDger_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *const f64, incy: i64, A: *mut f64, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDger_v2_64, __cushim_slot_cublasDger_v2_64);
+    static __cushim_fn_cublasDger_v2_64;
     returns status, fallback [];
     aliases [cublasDger_64];
 }
 
 cushim_shim! {
     fn cublasDgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut f64, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgetrfBatched, __cushim_slot_cublasDgetrfBatched);
+    static __cushim_fn_cublasDgetrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f64, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut f64, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgetriBatched, __cushim_slot_cublasDgetriBatched);
+    static __cushim_fn_cublasDgetriBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const f64, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut f64, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDgetrsBatched, __cushim_slot_cublasDgetrsBatched);
+    static __cushim_fn_cublasDgetrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f64, lda: ::core::ffi::c_int, Ainv: *const *mut f64, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDmatinvBatched, __cushim_slot_cublasDmatinvBatched);
+    static __cushim_fn_cublasDmatinvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDnrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDnrm2_v2, __cushim_slot_cublasDnrm2_v2);
+    static __cushim_fn_cublasDnrm2_v2;
     returns status, fallback [];
     aliases [cublasDnrm2];
 }
 
 cushim_shim! {
     fn cublasDnrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDnrm2_v2_64, __cushim_slot_cublasDnrm2_v2_64);
+    static __cushim_fn_cublasDnrm2_v2_64;
     returns status, fallback [];
     aliases [cublasDnrm2_64];
 }
 
 cushim_shim! {
     fn cublasDotEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDotEx, __cushim_slot_cublasDotEx);
+    static __cushim_fn_cublasDotEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDotEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDotEx_64, __cushim_slot_cublasDotEx_64);
+    static __cushim_fn_cublasDotEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDotcEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDotcEx, __cushim_slot_cublasDotcEx);
+    static __cushim_fn_cublasDotcEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDotcEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *const ::core::ffi::c_void, yType: cudaDataType, incy: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDotcEx_64, __cushim_slot_cublasDotcEx_64);
+    static __cushim_fn_cublasDotcEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int, c: *const f64, s: *const f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDrot_v2, __cushim_slot_cublasDrot_v2);
+    static __cushim_fn_cublasDrot_v2;
     returns status, fallback [];
     aliases [cublasDrot];
 }
 
 cushim_shim! {
     fn cublasDrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut f64, incx: i64, y: *mut f64, incy: i64, c: *const f64, s: *const f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDrot_v2_64, __cushim_slot_cublasDrot_v2_64);
+    static __cushim_fn_cublasDrot_v2_64;
     returns status, fallback [];
     aliases [cublasDrot_64];
 }
 
 cushim_shim! {
     fn cublasDrotg_v2(handle: cublasHandle_t, a: *mut f64, b: *mut f64, c: *mut f64, s: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDrotg_v2, __cushim_slot_cublasDrotg_v2);
+    static __cushim_fn_cublasDrotg_v2;
     returns status, fallback [];
     aliases [cublasDrotg];
 }
 
 cushim_shim! {
     fn cublasDrotm_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int, param: *const f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDrotm_v2, __cushim_slot_cublasDrotm_v2);
+    static __cushim_fn_cublasDrotm_v2;
     returns status, fallback [];
     aliases [cublasDrotm];
 }
 
 cushim_shim! {
     fn cublasDrotm_v2_64(handle: cublasHandle_t, n: i64, x: *mut f64, incx: i64, y: *mut f64, incy: i64, param: *const f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDrotm_v2_64, __cushim_slot_cublasDrotm_v2_64);
+    static __cushim_fn_cublasDrotm_v2_64;
     returns status, fallback [];
     aliases [cublasDrotm_64];
 }
 
 cushim_shim! {
     fn cublasDrotmg_v2(handle: cublasHandle_t, d1: *mut f64, d2: *mut f64, x1: *mut f64, y1: *const f64, param: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDrotmg_v2, __cushim_slot_cublasDrotmg_v2);
+    static __cushim_fn_cublasDrotmg_v2;
     returns status, fallback [];
     aliases [cublasDrotmg];
 }
 
 cushim_shim! {
     fn cublasDsbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsbmv_v2, __cushim_slot_cublasDsbmv_v2);
+    static __cushim_fn_cublasDsbmv_v2;
     returns status, fallback [];
     aliases [cublasDsbmv];
 }
 
 cushim_shim! {
     fn cublasDsbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsbmv_v2_64, __cushim_slot_cublasDsbmv_v2_64);
+    static __cushim_fn_cublasDsbmv_v2_64;
     returns status, fallback [];
     aliases [cublasDsbmv_64];
 }
 
 cushim_shim! {
     fn cublasDscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f64, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDscal_v2, __cushim_slot_cublasDscal_v2);
+    static __cushim_fn_cublasDscal_v2;
     returns status, fallback [];
     aliases [cublasDscal];
 }
 
 cushim_shim! {
     fn cublasDscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDscal_v2_64, __cushim_slot_cublasDscal_v2_64);
+    static __cushim_fn_cublasDscal_v2_64;
     returns status, fallback [];
     aliases [cublasDscal_64];
 }
 
 cushim_shim! {
     fn cublasDspmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, AP: *const f64, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDspmv_v2, __cushim_slot_cublasDspmv_v2);
+    static __cushim_fn_cublasDspmv_v2;
     returns status, fallback [];
     aliases [cublasDspmv];
 }
 
 cushim_shim! {
     fn cublasDspmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, AP: *const f64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDspmv_v2_64, __cushim_slot_cublasDspmv_v2_64);
+    static __cushim_fn_cublasDspmv_v2_64;
     returns status, fallback [];
     aliases [cublasDspmv_64];
 }
 
 cushim_shim! {
     fn cublasDspr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, AP: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDspr2_v2, __cushim_slot_cublasDspr2_v2);
+    static __cushim_fn_cublasDspr2_v2;
     returns status, fallback [];
     aliases [cublasDspr2];
 }
 
 cushim_shim! {
     fn cublasDspr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *const f64, incy: i64, AP: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDspr2_v2_64, __cushim_slot_cublasDspr2_v2_64);
+    static __cushim_fn_cublasDspr2_v2_64;
     returns status, fallback [];
     aliases [cublasDspr2_64];
 }
 
 cushim_shim! {
     fn cublasDspr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, AP: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDspr_v2, __cushim_slot_cublasDspr_v2);
+    static __cushim_fn_cublasDspr_v2;
     returns status, fallback [];
     aliases [cublasDspr];
 }
 
 cushim_shim! {
     fn cublasDspr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, AP: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDspr_v2_64, __cushim_slot_cublasDspr_v2_64);
+    static __cushim_fn_cublasDspr_v2_64;
     returns status, fallback [];
     aliases [cublasDspr_64];
 }
 
 cushim_shim! {
     fn cublasDswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDswap_v2, __cushim_slot_cublasDswap_v2);
+    static __cushim_fn_cublasDswap_v2;
     returns status, fallback [];
     aliases [cublasDswap];
 }
 
 cushim_shim! {
     fn cublasDswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut f64, incx: i64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDswap_v2_64, __cushim_slot_cublasDswap_v2_64);
+    static __cushim_fn_cublasDswap_v2_64;
     returns status, fallback [];
     aliases [cublasDswap_64];
 }
 
 cushim_shim! {
     fn cublasDsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsymm_v2, __cushim_slot_cublasDsymm_v2);
+    static __cushim_fn_cublasDsymm_v2;
     returns status, fallback [];
     aliases [cublasDsymm];
 }
 
 cushim_shim! {
     fn cublasDsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsymm_v2_64, __cushim_slot_cublasDsymm_v2_64);
+    static __cushim_fn_cublasDsymm_v2_64;
     returns status, fallback [];
     aliases [cublasDsymm_64];
 }
 
 cushim_shim! {
     fn cublasDsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, beta: *const f64, y: *mut f64, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsymv_v2, __cushim_slot_cublasDsymv_v2);
+    static __cushim_fn_cublasDsymv_v2;
     returns status, fallback [];
     aliases [cublasDsymv];
 }
 
 cushim_shim! {
     fn cublasDsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, A: *const f64, lda: i64, x: *const f64, incx: i64, beta: *const f64, y: *mut f64, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsymv_v2_64, __cushim_slot_cublasDsymv_v2_64);
+    static __cushim_fn_cublasDsymv_v2_64;
     returns status, fallback [];
     aliases [cublasDsymv_64];
 }
 
 cushim_shim! {
     fn cublasDsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, y: *const f64, incy: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyr2_v2, __cushim_slot_cublasDsyr2_v2);
+    static __cushim_fn_cublasDsyr2_v2;
     returns status, fallback [];
     aliases [cublasDsyr2];
 }
 
 cushim_shim! {
     fn cublasDsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, y: *const f64, incy: i64, A: *mut f64, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyr2_v2_64, __cushim_slot_cublasDsyr2_v2_64);
+    static __cushim_fn_cublasDsyr2_v2_64;
     returns status, fallback [];
     aliases [cublasDsyr2_64];
 }
 
 cushim_shim! {
     fn cublasDsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyr2k_v2, __cushim_slot_cublasDsyr2k_v2);
+    static __cushim_fn_cublasDsyr2k_v2;
     returns status, fallback [];
     aliases [cublasDsyr2k];
 }
 
 cushim_shim! {
     fn cublasDsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyr2k_v2_64, __cushim_slot_cublasDsyr2k_v2_64);
+    static __cushim_fn_cublasDsyr2k_v2_64;
     returns status, fallback [];
     aliases [cublasDsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasDsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const f64, incx: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyr_v2, __cushim_slot_cublasDsyr_v2);
+    static __cushim_fn_cublasDsyr_v2;
     returns status, fallback [];
     aliases [cublasDsyr];
 }
 
 cushim_shim! {
     fn cublasDsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const f64, incx: i64, A: *mut f64, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyr_v2_64, __cushim_slot_cublasDsyr_v2_64);
+    static __cushim_fn_cublasDsyr_v2_64;
     returns status, fallback [];
     aliases [cublasDsyr_64];
 }
 
 cushim_shim! {
     fn cublasDsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyrk_v2, __cushim_slot_cublasDsyrk_v2);
+    static __cushim_fn_cublasDsyrk_v2;
     returns status, fallback [];
     aliases [cublasDsyrk];
 }
 
 cushim_shim! {
     fn cublasDsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyrk_v2_64, __cushim_slot_cublasDsyrk_v2_64);
+    static __cushim_fn_cublasDsyrk_v2_64;
     returns status, fallback [];
     aliases [cublasDsyrk_64];
 }
 
 cushim_shim! {
     fn cublasDsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyrkx, __cushim_slot_cublasDsyrkx);
+    static __cushim_fn_cublasDsyrkx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, beta: *const f64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDsyrkx_64, __cushim_slot_cublasDsyrkx_64);
+    static __cushim_fn_cublasDsyrkx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDtbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtbmv_v2, __cushim_slot_cublasDtbmv_v2);
+    static __cushim_fn_cublasDtbmv_v2;
     returns status, fallback [];
     aliases [cublasDtbmv];
 }
 
 cushim_shim! {
     fn cublasDtbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtbmv_v2_64, __cushim_slot_cublasDtbmv_v2_64);
+    static __cushim_fn_cublasDtbmv_v2_64;
     returns status, fallback [];
     aliases [cublasDtbmv_64];
 }
 
 cushim_shim! {
     fn cublasDtbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtbsv_v2, __cushim_slot_cublasDtbsv_v2);
+    static __cushim_fn_cublasDtbsv_v2;
     returns status, fallback [];
     aliases [cublasDtbsv];
 }
 
 cushim_shim! {
     fn cublasDtbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtbsv_v2_64, __cushim_slot_cublasDtbsv_v2_64);
+    static __cushim_fn_cublasDtbsv_v2_64;
     returns status, fallback [];
     aliases [cublasDtbsv_64];
 }
 
 cushim_shim! {
     fn cublasDtpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f64, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtpmv_v2, __cushim_slot_cublasDtpmv_v2);
+    static __cushim_fn_cublasDtpmv_v2;
     returns status, fallback [];
     aliases [cublasDtpmv];
 }
 
 cushim_shim! {
     fn cublasDtpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtpmv_v2_64, __cushim_slot_cublasDtpmv_v2_64);
+    static __cushim_fn_cublasDtpmv_v2_64;
     returns status, fallback [];
     aliases [cublasDtpmv_64];
 }
 
 cushim_shim! {
     fn cublasDtpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f64, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtpsv_v2, __cushim_slot_cublasDtpsv_v2);
+    static __cushim_fn_cublasDtpsv_v2;
     returns status, fallback [];
     aliases [cublasDtpsv];
 }
 
 cushim_shim! {
     fn cublasDtpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtpsv_v2_64, __cushim_slot_cublasDtpsv_v2_64);
+    static __cushim_fn_cublasDtpsv_v2_64;
     returns status, fallback [];
     aliases [cublasDtpsv_64];
 }
 
 cushim_shim! {
     fn cublasDtpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const f64, A: *mut f64, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtpttr, __cushim_slot_cublasDtpttr);
+    static __cushim_fn_cublasDtpttr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDtrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, C: *mut f64, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrmm_v2, __cushim_slot_cublasDtrmm_v2);
+    static __cushim_fn_cublasDtrmm_v2;
     returns status, fallback [];
     aliases [cublasDtrmm];
 }
 
 cushim_shim! {
     fn cublasDtrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, B: *const f64, ldb: i64, C: *mut f64, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrmm_v2_64, __cushim_slot_cublasDtrmm_v2_64);
+    static __cushim_fn_cublasDtrmm_v2_64;
     returns status, fallback [];
     aliases [cublasDtrmm_64];
 }
 
 cushim_shim! {
     fn cublasDtrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrmv_v2, __cushim_slot_cublasDtrmv_v2);
+    static __cushim_fn_cublasDtrmv_v2;
     returns status, fallback [];
     aliases [cublasDtrmv];
 }
 
 cushim_shim! {
     fn cublasDtrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrmv_v2_64, __cushim_slot_cublasDtrmv_v2_64);
+    static __cushim_fn_cublasDtrmv_v2_64;
     returns status, fallback [];
     aliases [cublasDtrmv_64];
 }
 
 cushim_shim! {
     fn cublasDtrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const *const f64, lda: ::core::ffi::c_int, B: *const *mut f64, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrsmBatched, __cushim_slot_cublasDtrsmBatched);
+    static __cushim_fn_cublasDtrsmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDtrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f64, A: *const *const f64, lda: i64, B: *const *mut f64, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrsmBatched_64, __cushim_slot_cublasDtrsmBatched_64);
+    static __cushim_fn_cublasDtrsmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDtrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrsm_v2, __cushim_slot_cublasDtrsm_v2);
+    static __cushim_fn_cublasDtrsm_v2;
     returns status, fallback [];
     aliases [cublasDtrsm];
 }
 
 cushim_shim! {
     fn cublasDtrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f64, A: *const f64, lda: i64, B: *mut f64, ldb: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrsm_v2_64, __cushim_slot_cublasDtrsm_v2_64);
+    static __cushim_fn_cublasDtrsm_v2_64;
     returns status, fallback [];
     aliases [cublasDtrsm_64];
 }
 
 cushim_shim! {
     fn cublasDtrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, x: *mut f64, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrsv_v2, __cushim_slot_cublasDtrsv_v2);
+    static __cushim_fn_cublasDtrsv_v2;
     returns status, fallback [];
     aliases [cublasDtrsv];
 }
 
 cushim_shim! {
     fn cublasDtrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f64, lda: i64, x: *mut f64, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrsv_v2_64, __cushim_slot_cublasDtrsv_v2_64);
+    static __cushim_fn_cublasDtrsv_v2_64;
     returns status, fallback [];
     aliases [cublasDtrsv_64];
 }
 
 cushim_shim! {
     fn cublasDtrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, AP: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDtrttp, __cushim_slot_cublasDtrttp);
+    static __cushim_fn_cublasDtrttp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasDzasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDzasum_v2, __cushim_slot_cublasDzasum_v2);
+    static __cushim_fn_cublasDzasum_v2;
     returns status, fallback [];
     aliases [cublasDzasum];
 }
 
 cushim_shim! {
     fn cublasDzasum_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDzasum_v2_64, __cushim_slot_cublasDzasum_v2_64);
+    static __cushim_fn_cublasDzasum_v2_64;
     returns status, fallback [];
     aliases [cublasDzasum_64];
 }
 
 cushim_shim! {
     fn cublasDznrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDznrm2_v2, __cushim_slot_cublasDznrm2_v2);
+    static __cushim_fn_cublasDznrm2_v2;
     returns status, fallback [];
     aliases [cublasDznrm2];
 }
 
 cushim_shim! {
     fn cublasDznrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasDznrm2_v2_64, __cushim_slot_cublasDznrm2_v2_64);
+    static __cushim_fn_cublasDznrm2_v2_64;
     returns status, fallback [];
     aliases [cublasDznrm2_64];
 }
 
 cushim_shim! {
     fn cublasGemmBatchedEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmBatchedEx, __cushim_slot_cublasGemmBatchedEx);
+    static __cushim_fn_cublasGemmBatchedEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmBatchedEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64, batchCount: i64, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmBatchedEx_64, __cushim_slot_cublasGemmBatchedEx_64);
+    static __cushim_fn_cublasGemmBatchedEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmEx, __cushim_slot_cublasGemmEx);
+    static __cushim_fn_cublasGemmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmEx_64, __cushim_slot_cublasGemmEx_64);
+    static __cushim_fn_cublasGemmEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmGroupedBatchedEx(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const ::core::ffi::c_int, n_array: *const ::core::ffi::c_int, k_array: *const ::core::ffi::c_int, alpha_array: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType_t, lda_array: *const ::core::ffi::c_int, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType_t, ldb_array: *const ::core::ffi::c_int, beta_array: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType_t, ldc_array: *const ::core::ffi::c_int, group_count: ::core::ffi::c_int, group_size: *const ::core::ffi::c_int, computeType: cublasComputeType_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmGroupedBatchedEx, __cushim_slot_cublasGemmGroupedBatchedEx);
+    static __cushim_fn_cublasGemmGroupedBatchedEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmGroupedBatchedEx_64(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const i64, n_array: *const i64, k_array: *const i64, alpha_array: *const ::core::ffi::c_void, Aarray: *const *const ::core::ffi::c_void, Atype: cudaDataType_t, lda_array: *const i64, Barray: *const *const ::core::ffi::c_void, Btype: cudaDataType_t, ldb_array: *const i64, beta_array: *const ::core::ffi::c_void, Carray: *const *mut ::core::ffi::c_void, Ctype: cudaDataType_t, ldc_array: *const i64, group_count: i64, group_size: *const i64, computeType: cublasComputeType_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmGroupedBatchedEx_64, __cushim_slot_cublasGemmGroupedBatchedEx_64);
+    static __cushim_fn_cublasGemmGroupedBatchedEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmStridedBatchedEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmStridedBatchedEx, __cushim_slot_cublasGemmStridedBatchedEx);
+    static __cushim_fn_cublasGemmStridedBatchedEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGemmStridedBatchedEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, strideA: ::core::ffi::c_longlong, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const ::core::ffi::c_void, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64, computeType: cublasComputeType_t, algo: cublasGemmAlgo_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGemmStridedBatchedEx_64, __cushim_slot_cublasGemmStridedBatchedEx_64);
+    static __cushim_fn_cublasGemmStridedBatchedEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetAtomicsMode(handle: cublasHandle_t, mode: *mut cublasAtomicsMode_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetAtomicsMode, __cushim_slot_cublasGetAtomicsMode);
+    static __cushim_fn_cublasGetAtomicsMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetCudartVersion() -> usize;
-    statics (__cushim_fn_cublasGetCudartVersion, __cushim_slot_cublasGetCudartVersion);
+    static __cushim_fn_cublasGetCudartVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cublasGetEmulationSpecialValuesSupport(handle: cublasHandle_t, mask: *mut cudaEmulationSpecialValuesSupport) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetEmulationSpecialValuesSupport, __cushim_slot_cublasGetEmulationSpecialValuesSupport);
+    static __cushim_fn_cublasGetEmulationSpecialValuesSupport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetEmulationStrategy(handle: cublasHandle_t, emulationStrategy: *mut cublasEmulationStrategy_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetEmulationStrategy, __cushim_slot_cublasGetEmulationStrategy);
+    static __cushim_fn_cublasGetEmulationStrategy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t, mantissaBitCount: *mut *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaBitCountPointer, __cushim_slot_cublasGetFixedPointEmulationMantissaBitCountPointer);
+    static __cushim_fn_cublasGetFixedPointEmulationMantissaBitCountPointer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMantissaBitOffset(handle: cublasHandle_t, mantissaBitOffset: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaBitOffset, __cushim_slot_cublasGetFixedPointEmulationMantissaBitOffset);
+    static __cushim_fn_cublasGetFixedPointEmulationMantissaBitOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMantissaControl(handle: cublasHandle_t, mantissaControl: *mut cudaEmulationMantissaControl) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetFixedPointEmulationMantissaControl, __cushim_slot_cublasGetFixedPointEmulationMantissaControl);
+    static __cushim_fn_cublasGetFixedPointEmulationMantissaControl;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetFixedPointEmulationMaxMantissaBitCount(handle: cublasHandle_t, maxMantissaBitCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cublasGetFixedPointEmulationMaxMantissaBitCount);
+    static __cushim_fn_cublasGetFixedPointEmulationMaxMantissaBitCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetLoggerCallback(userCallback: *mut cublasLogCallback) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetLoggerCallback, __cushim_slot_cublasGetLoggerCallback);
+    static __cushim_fn_cublasGetLoggerCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetMathMode(handle: cublasHandle_t, mode: *mut cublasMath_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetMathMode, __cushim_slot_cublasGetMathMode);
+    static __cushim_fn_cublasGetMathMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetMatrix(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetMatrix, __cushim_slot_cublasGetMatrix);
+    static __cushim_fn_cublasGetMatrix;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetMatrixAsync(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetMatrixAsync, __cushim_slot_cublasGetMatrixAsync);
+    static __cushim_fn_cublasGetMatrixAsync;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetMatrixAsync_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetMatrixAsync_64, __cushim_slot_cublasGetMatrixAsync_64);
+    static __cushim_fn_cublasGetMatrixAsync_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetMatrix_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetMatrix_64, __cushim_slot_cublasGetMatrix_64);
+    static __cushim_fn_cublasGetMatrix_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetPointerMode_v2(handle: cublasHandle_t, mode: *mut cublasPointerMode_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetPointerMode_v2, __cushim_slot_cublasGetPointerMode_v2);
+    static __cushim_fn_cublasGetPointerMode_v2;
     returns status, fallback [];
     aliases [cublasGetPointerMode];
 }
 
 cushim_shim! {
     fn cublasGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetProperty, __cushim_slot_cublasGetProperty);
+    static __cushim_fn_cublasGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetSmCountTarget(handle: cublasHandle_t, smCountTarget: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetSmCountTarget, __cushim_slot_cublasGetSmCountTarget);
+    static __cushim_fn_cublasGetSmCountTarget;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetStatusName(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cublasGetStatusName, __cushim_slot_cublasGetStatusName);
+    static __cushim_fn_cublasGetStatusName;
     returns answer, fallback [status, Name];
 }
 
 cushim_shim! {
     fn cublasGetStatusString(status: cublasStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cublasGetStatusString, __cushim_slot_cublasGetStatusString);
+    static __cushim_fn_cublasGetStatusString;
     returns answer, fallback [status, Text];
 }
 
 cushim_shim! {
     fn cublasGetStream_v2(handle: cublasHandle_t, streamId: *mut cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetStream_v2, __cushim_slot_cublasGetStream_v2);
+    static __cushim_fn_cublasGetStream_v2;
     returns status, fallback [];
     aliases [cublasGetStream];
 }
 
 cushim_shim! {
     fn cublasGetVector(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, x: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetVector, __cushim_slot_cublasGetVector);
+    static __cushim_fn_cublasGetVector;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetVectorAsync(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, devicePtr: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, hostPtr: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetVectorAsync, __cushim_slot_cublasGetVectorAsync);
+    static __cushim_fn_cublasGetVectorAsync;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetVectorAsync_64(n: i64, elemSize: i64, devicePtr: *const ::core::ffi::c_void, incx: i64, hostPtr: *mut ::core::ffi::c_void, incy: i64, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetVectorAsync_64, __cushim_slot_cublasGetVectorAsync_64);
+    static __cushim_fn_cublasGetVectorAsync_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetVector_64(n: i64, elemSize: i64, x: *const ::core::ffi::c_void, incx: i64, y: *mut ::core::ffi::c_void, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetVector_64, __cushim_slot_cublasGetVector_64);
+    static __cushim_fn_cublasGetVector_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasGetVersion_v2(handle: cublasHandle_t, version: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasGetVersion_v2, __cushim_slot_cublasGetVersion_v2);
+    static __cushim_fn_cublasGetVersion_v2;
     returns status, fallback [];
     aliases [cublasGetVersion];
 }
 
 cushim_shim! {
     fn cublasIamaxEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIamaxEx, __cushim_slot_cublasIamaxEx);
+    static __cushim_fn_cublasIamaxEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasIamaxEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIamaxEx_64, __cushim_slot_cublasIamaxEx_64);
+    static __cushim_fn_cublasIamaxEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasIaminEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIaminEx, __cushim_slot_cublasIaminEx);
+    static __cushim_fn_cublasIaminEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasIaminEx_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIaminEx_64, __cushim_slot_cublasIaminEx_64);
+    static __cushim_fn_cublasIaminEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasIcamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIcamax_v2, __cushim_slot_cublasIcamax_v2);
+    static __cushim_fn_cublasIcamax_v2;
     returns status, fallback [];
     aliases [cublasIcamax];
 }
 
 cushim_shim! {
     fn cublasIcamax_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIcamax_v2_64, __cushim_slot_cublasIcamax_v2_64);
+    static __cushim_fn_cublasIcamax_v2_64;
     returns status, fallback [];
     aliases [cublasIcamax_64];
 }
 
 cushim_shim! {
     fn cublasIcamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIcamin_v2, __cushim_slot_cublasIcamin_v2);
+    static __cushim_fn_cublasIcamin_v2;
     returns status, fallback [];
     aliases [cublasIcamin];
 }
 
 cushim_shim! {
     fn cublasIcamin_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIcamin_v2_64, __cushim_slot_cublasIcamin_v2_64);
+    static __cushim_fn_cublasIcamin_v2_64;
     returns status, fallback [];
     aliases [cublasIcamin_64];
 }
 
 cushim_shim! {
     fn cublasIdamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIdamax_v2, __cushim_slot_cublasIdamax_v2);
+    static __cushim_fn_cublasIdamax_v2;
     returns status, fallback [];
     aliases [cublasIdamax];
 }
 
 cushim_shim! {
     fn cublasIdamax_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIdamax_v2_64, __cushim_slot_cublasIdamax_v2_64);
+    static __cushim_fn_cublasIdamax_v2_64;
     returns status, fallback [];
     aliases [cublasIdamax_64];
 }
 
 cushim_shim! {
     fn cublasIdamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f64, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIdamin_v2, __cushim_slot_cublasIdamin_v2);
+    static __cushim_fn_cublasIdamin_v2;
     returns status, fallback [];
     aliases [cublasIdamin];
 }
 
 cushim_shim! {
     fn cublasIdamin_v2_64(handle: cublasHandle_t, n: i64, x: *const f64, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIdamin_v2_64, __cushim_slot_cublasIdamin_v2_64);
+    static __cushim_fn_cublasIdamin_v2_64;
     returns status, fallback [];
     aliases [cublasIdamin_64];
 }
 
 cushim_shim! {
     fn cublasIsamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIsamax_v2, __cushim_slot_cublasIsamax_v2);
+    static __cushim_fn_cublasIsamax_v2;
     returns status, fallback [];
     aliases [cublasIsamax];
 }
 
 cushim_shim! {
     fn cublasIsamax_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIsamax_v2_64, __cushim_slot_cublasIsamax_v2_64);
+    static __cushim_fn_cublasIsamax_v2_64;
     returns status, fallback [];
     aliases [cublasIsamax_64];
 }
 
 cushim_shim! {
     fn cublasIsamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIsamin_v2, __cushim_slot_cublasIsamin_v2);
+    static __cushim_fn_cublasIsamin_v2;
     returns status, fallback [];
     aliases [cublasIsamin];
 }
 
 cushim_shim! {
     fn cublasIsamin_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIsamin_v2_64, __cushim_slot_cublasIsamin_v2_64);
+    static __cushim_fn_cublasIsamin_v2_64;
     returns status, fallback [];
     aliases [cublasIsamin_64];
 }
 
 cushim_shim! {
     fn cublasIzamax_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIzamax_v2, __cushim_slot_cublasIzamax_v2);
+    static __cushim_fn_cublasIzamax_v2;
     returns status, fallback [];
     aliases [cublasIzamax];
 }
 
 cushim_shim! {
     fn cublasIzamax_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIzamax_v2_64, __cushim_slot_cublasIzamax_v2_64);
+    static __cushim_fn_cublasIzamax_v2_64;
     returns status, fallback [];
     aliases [cublasIzamax_64];
 }
 
 cushim_shim! {
     fn cublasIzamin_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIzamin_v2, __cushim_slot_cublasIzamin_v2);
+    static __cushim_fn_cublasIzamin_v2;
     returns status, fallback [];
     aliases [cublasIzamin];
 }
 
 cushim_shim! {
     fn cublasIzamin_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, result: *mut i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasIzamin_v2_64, __cushim_slot_cublasIzamin_v2_64);
+    static __cushim_fn_cublasIzamin_v2_64;
     returns status, fallback [];
     aliases [cublasIzamin_64];
 }
 
 cushim_shim! {
     fn cublasLoggerConfigure(logIsOn: ::core::ffi::c_int, logToStdOut: ::core::ffi::c_int, logToStdErr: ::core::ffi::c_int, logFileName: *const ::core::ffi::c_char) -> cublasStatus_t;
-    statics (__cushim_fn_cublasLoggerConfigure, __cushim_slot_cublasLoggerConfigure);
+    static __cushim_fn_cublasLoggerConfigure;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasNrm2Ex(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasNrm2Ex, __cushim_slot_cublasNrm2Ex);
+    static __cushim_fn_cublasNrm2Ex;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasNrm2Ex_64(handle: cublasHandle_t, n: i64, x: *const ::core::ffi::c_void, xType: cudaDataType, incx: i64, result: *mut ::core::ffi::c_void, resultType: cudaDataType, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasNrm2Ex_64, __cushim_slot_cublasNrm2Ex_64);
+    static __cushim_fn_cublasNrm2Ex_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasRotEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, c: *const ::core::ffi::c_void, s: *const ::core::ffi::c_void, csType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasRotEx, __cushim_slot_cublasRotEx);
+    static __cushim_fn_cublasRotEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasRotEx_64(handle: cublasHandle_t, n: i64, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64, c: *const ::core::ffi::c_void, s: *const ::core::ffi::c_void, csType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasRotEx_64, __cushim_slot_cublasRotEx_64);
+    static __cushim_fn_cublasRotEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasRotgEx(handle: cublasHandle_t, a: *mut ::core::ffi::c_void, b: *mut ::core::ffi::c_void, abType: cudaDataType, c: *mut ::core::ffi::c_void, s: *mut ::core::ffi::c_void, csType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasRotgEx, __cushim_slot_cublasRotgEx);
+    static __cushim_fn_cublasRotgEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasRotmEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int, param: *const ::core::ffi::c_void, paramType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasRotmEx, __cushim_slot_cublasRotmEx);
+    static __cushim_fn_cublasRotmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasRotmEx_64(handle: cublasHandle_t, n: i64, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64, param: *const ::core::ffi::c_void, paramType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasRotmEx_64, __cushim_slot_cublasRotmEx_64);
+    static __cushim_fn_cublasRotmEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasRotmgEx(handle: cublasHandle_t, d1: *mut ::core::ffi::c_void, d1Type: cudaDataType, d2: *mut ::core::ffi::c_void, d2Type: cudaDataType, x1: *mut ::core::ffi::c_void, x1Type: cudaDataType, y1: *const ::core::ffi::c_void, y1Type: cudaDataType, param: *mut ::core::ffi::c_void, paramType: cudaDataType, executiontype: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasRotmgEx, __cushim_slot_cublasRotmgEx);
+    static __cushim_fn_cublasRotmgEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSasum_v2, __cushim_slot_cublasSasum_v2);
+    static __cushim_fn_cublasSasum_v2;
     returns status, fallback [];
     aliases [cublasSasum];
 }
 
 cushim_shim! {
     fn cublasSasum_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSasum_v2_64, __cushim_slot_cublasSasum_v2_64);
+    static __cushim_fn_cublasSasum_v2_64;
     returns status, fallback [];
     aliases [cublasSasum_64];
 }
 
 cushim_shim! {
     fn cublasSaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSaxpy_v2, __cushim_slot_cublasSaxpy_v2);
+    static __cushim_fn_cublasSaxpy_v2;
     returns status, fallback [];
     aliases [cublasSaxpy];
 }
 
 cushim_shim! {
     fn cublasSaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSaxpy_v2_64, __cushim_slot_cublasSaxpy_v2_64);
+    static __cushim_fn_cublasSaxpy_v2_64;
     returns status, fallback [];
     aliases [cublasSaxpy_64];
 }
 
 cushim_shim! {
     fn cublasScalEx(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScalEx, __cushim_slot_cublasScalEx);
+    static __cushim_fn_cublasScalEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasScalEx_64(handle: cublasHandle_t, n: i64, alpha: *const ::core::ffi::c_void, alphaType: cudaDataType, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, executionType: cudaDataType) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScalEx_64, __cushim_slot_cublasScalEx_64);
+    static __cushim_fn_cublasScalEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasScasum_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScasum_v2, __cushim_slot_cublasScasum_v2);
+    static __cushim_fn_cublasScasum_v2;
     returns status, fallback [];
     aliases [cublasScasum];
 }
 
 cushim_shim! {
     fn cublasScasum_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScasum_v2_64, __cushim_slot_cublasScasum_v2_64);
+    static __cushim_fn_cublasScasum_v2_64;
     returns status, fallback [];
     aliases [cublasScasum_64];
 }
 
 cushim_shim! {
     fn cublasScnrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuComplex, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScnrm2_v2, __cushim_slot_cublasScnrm2_v2);
+    static __cushim_fn_cublasScnrm2_v2;
     returns status, fallback [];
     aliases [cublasScnrm2];
 }
 
 cushim_shim! {
     fn cublasScnrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const cuComplex, incx: i64, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScnrm2_v2_64, __cushim_slot_cublasScnrm2_v2_64);
+    static __cushim_fn_cublasScnrm2_v2_64;
     returns status, fallback [];
     aliases [cublasScnrm2_64];
 }
 
 cushim_shim! {
     fn cublasScopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScopy_v2, __cushim_slot_cublasScopy_v2);
+    static __cushim_fn_cublasScopy_v2;
     returns status, fallback [];
     aliases [cublasScopy];
 }
 
 cushim_shim! {
     fn cublasScopy_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasScopy_v2_64, __cushim_slot_cublasScopy_v2_64);
+    static __cushim_fn_cublasScopy_v2_64;
     returns status, fallback [];
     aliases [cublasScopy_64];
 }
 
 cushim_shim! {
     fn cublasSdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSdgmm, __cushim_slot_cublasSdgmm);
+    static __cushim_fn_cublasSdgmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const f32, lda: i64, x: *const f32, incx: i64, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSdgmm_64, __cushim_slot_cublasSdgmm_64);
+    static __cushim_fn_cublasSdgmm_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSdot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSdot_v2, __cushim_slot_cublasSdot_v2);
+    static __cushim_fn_cublasSdot_v2;
     returns status, fallback [];
     aliases [cublasSdot];
 }
 
 cushim_shim! {
     fn cublasSdot_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, y: *const f32, incy: i64, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSdot_v2_64, __cushim_slot_cublasSdot_v2_64);
+    static __cushim_fn_cublasSdot_v2_64;
     returns status, fallback [];
     aliases [cublasSdot_64];
 }
 
 cushim_shim! {
     fn cublasSetAtomicsMode(handle: cublasHandle_t, mode: cublasAtomicsMode_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetAtomicsMode, __cushim_slot_cublasSetAtomicsMode);
+    static __cushim_fn_cublasSetAtomicsMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetEmulationSpecialValuesSupport(handle: cublasHandle_t, mask: cudaEmulationSpecialValuesSupport) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetEmulationSpecialValuesSupport, __cushim_slot_cublasSetEmulationSpecialValuesSupport);
+    static __cushim_fn_cublasSetEmulationSpecialValuesSupport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetEmulationStrategy(handle: cublasHandle_t, emulationStrategy: cublasEmulationStrategy_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetEmulationStrategy, __cushim_slot_cublasSetEmulationStrategy);
+    static __cushim_fn_cublasSetEmulationStrategy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMantissaBitCountPointer(handle: cublasHandle_t, mantissaBitCount: *mut ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaBitCountPointer, __cushim_slot_cublasSetFixedPointEmulationMantissaBitCountPointer);
+    static __cushim_fn_cublasSetFixedPointEmulationMantissaBitCountPointer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMantissaBitOffset(handle: cublasHandle_t, mantissaBitOffset: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaBitOffset, __cushim_slot_cublasSetFixedPointEmulationMantissaBitOffset);
+    static __cushim_fn_cublasSetFixedPointEmulationMantissaBitOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMantissaControl(handle: cublasHandle_t, mantissaControl: cudaEmulationMantissaControl) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetFixedPointEmulationMantissaControl, __cushim_slot_cublasSetFixedPointEmulationMantissaControl);
+    static __cushim_fn_cublasSetFixedPointEmulationMantissaControl;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetFixedPointEmulationMaxMantissaBitCount(handle: cublasHandle_t, maxMantissaBitCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cublasSetFixedPointEmulationMaxMantissaBitCount);
+    static __cushim_fn_cublasSetFixedPointEmulationMaxMantissaBitCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetLoggerCallback(userCallback: cublasLogCallback) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetLoggerCallback, __cushim_slot_cublasSetLoggerCallback);
+    static __cushim_fn_cublasSetLoggerCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetMathMode(handle: cublasHandle_t, mode: cublasMath_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetMathMode, __cushim_slot_cublasSetMathMode);
+    static __cushim_fn_cublasSetMathMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetMatrix(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetMatrix, __cushim_slot_cublasSetMatrix);
+    static __cushim_fn_cublasSetMatrix;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetMatrixAsync(rows: ::core::ffi::c_int, cols: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, A: *const ::core::ffi::c_void, lda: ::core::ffi::c_int, B: *mut ::core::ffi::c_void, ldb: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetMatrixAsync, __cushim_slot_cublasSetMatrixAsync);
+    static __cushim_fn_cublasSetMatrixAsync;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetMatrixAsync_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetMatrixAsync_64, __cushim_slot_cublasSetMatrixAsync_64);
+    static __cushim_fn_cublasSetMatrixAsync_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetMatrix_64(rows: i64, cols: i64, elemSize: i64, A: *const ::core::ffi::c_void, lda: i64, B: *mut ::core::ffi::c_void, ldb: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetMatrix_64, __cushim_slot_cublasSetMatrix_64);
+    static __cushim_fn_cublasSetMatrix_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetPointerMode_v2(handle: cublasHandle_t, mode: cublasPointerMode_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetPointerMode_v2, __cushim_slot_cublasSetPointerMode_v2);
+    static __cushim_fn_cublasSetPointerMode_v2;
     returns status, fallback [];
     aliases [cublasSetPointerMode];
 }
 
 cushim_shim! {
     fn cublasSetSmCountTarget(handle: cublasHandle_t, smCountTarget: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetSmCountTarget, __cushim_slot_cublasSetSmCountTarget);
+    static __cushim_fn_cublasSetSmCountTarget;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetStream_v2(handle: cublasHandle_t, streamId: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetStream_v2, __cushim_slot_cublasSetStream_v2);
+    static __cushim_fn_cublasSetStream_v2;
     returns status, fallback [];
     aliases [cublasSetStream];
 }
 
 cushim_shim! {
     fn cublasSetVector(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, x: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, devicePtr: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetVector, __cushim_slot_cublasSetVector);
+    static __cushim_fn_cublasSetVector;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetVectorAsync(n: ::core::ffi::c_int, elemSize: ::core::ffi::c_int, hostPtr: *const ::core::ffi::c_void, incx: ::core::ffi::c_int, devicePtr: *mut ::core::ffi::c_void, incy: ::core::ffi::c_int, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetVectorAsync, __cushim_slot_cublasSetVectorAsync);
+    static __cushim_fn_cublasSetVectorAsync;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetVectorAsync_64(n: i64, elemSize: i64, hostPtr: *const ::core::ffi::c_void, incx: i64, devicePtr: *mut ::core::ffi::c_void, incy: i64, stream: cudaStream_t) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetVectorAsync_64, __cushim_slot_cublasSetVectorAsync_64);
+    static __cushim_fn_cublasSetVectorAsync_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetVector_64(n: i64, elemSize: i64, x: *const ::core::ffi::c_void, incx: i64, devicePtr: *mut ::core::ffi::c_void, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetVector_64, __cushim_slot_cublasSetVector_64);
+    static __cushim_fn_cublasSetVector_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSetWorkspace_v2(handle: cublasHandle_t, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSetWorkspace_v2, __cushim_slot_cublasSetWorkspace_v2);
+    static __cushim_fn_cublasSetWorkspace_v2;
     returns status, fallback [];
     aliases [cublasSetWorkspace];
 }
 
 cushim_shim! {
     fn cublasSgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgbmv_v2, __cushim_slot_cublasSgbmv_v2);
+    static __cushim_fn_cublasSgbmv_v2;
     returns status, fallback [];
     aliases [cublasSgbmv];
 }
 
 cushim_shim! {
     fn cublasSgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgbmv_v2_64, __cushim_slot_cublasSgbmv_v2_64);
+    static __cushim_fn_cublasSgbmv_v2_64;
     returns status, fallback [];
     aliases [cublasSgbmv_64];
 }
 
 cushim_shim! {
     fn cublasSgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, beta: *const f32, B: *const f32, ldb: ::core::ffi::c_int, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgeam, __cushim_slot_cublasSgeam);
+    static __cushim_fn_cublasSgeam;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, beta: *const f32, B: *const f32, ldb: i64, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgeam_64, __cushim_slot_cublasSgeam_64);
+    static __cushim_fn_cublasSgeam_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut f32, lda: ::core::ffi::c_int, Carray: *const *mut f32, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgelsBatched, __cushim_slot_cublasSgelsBatched);
+    static __cushim_fn_cublasSgelsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, Aarray: *const *const f32, lda: ::core::ffi::c_int, Barray: *const *const f32, ldb: ::core::ffi::c_int, beta: *const f32, Carray: *const *mut f32, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmBatched, __cushim_slot_cublasSgemmBatched);
+    static __cushim_fn_cublasSgemmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, Aarray: *const *const f32, lda: i64, Barray: *const *const f32, ldb: i64, beta: *const f32, Carray: *const *mut f32, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmBatched_64, __cushim_slot_cublasSgemmBatched_64);
+    static __cushim_fn_cublasSgemmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmEx(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmEx, __cushim_slot_cublasSgemmEx);
+    static __cushim_fn_cublasSgemmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmEx_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, A: *const ::core::ffi::c_void, Atype: cudaDataType, lda: i64, B: *const ::core::ffi::c_void, Btype: cudaDataType, ldb: i64, beta: *const f32, C: *mut ::core::ffi::c_void, Ctype: cudaDataType, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmEx_64, __cushim_slot_cublasSgemmEx_64);
+    static __cushim_fn_cublasSgemmEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmGroupedBatched(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const ::core::ffi::c_int, n_array: *const ::core::ffi::c_int, k_array: *const ::core::ffi::c_int, alpha_array: *const f32, Aarray: *const *const f32, lda_array: *const ::core::ffi::c_int, Barray: *const *const f32, ldb_array: *const ::core::ffi::c_int, beta_array: *const f32, Carray: *const *mut f32, ldc_array: *const ::core::ffi::c_int, group_count: ::core::ffi::c_int, group_size: *const ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmGroupedBatched, __cushim_slot_cublasSgemmGroupedBatched);
+    static __cushim_fn_cublasSgemmGroupedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmGroupedBatched_64(handle: cublasHandle_t, transa_array: *const cublasOperation_t, transb_array: *const cublasOperation_t, m_array: *const i64, n_array: *const i64, k_array: *const i64, alpha_array: *const f32, Aarray: *const *const f32, lda_array: *const i64, Barray: *const *const f32, ldb_array: *const i64, beta_array: *const f32, Carray: *const *mut f32, ldc_array: *const i64, group_count: i64, group_size: *const i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmGroupedBatched_64, __cushim_slot_cublasSgemmGroupedBatched_64);
+    static __cushim_fn_cublasSgemmGroupedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const f32, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmStridedBatched, __cushim_slot_cublasSgemmStridedBatched);
+    static __cushim_fn_cublasSgemmStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, strideA: ::core::ffi::c_longlong, B: *const f32, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const f32, C: *mut f32, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemmStridedBatched_64, __cushim_slot_cublasSgemmStridedBatched_64);
+    static __cushim_fn_cublasSgemmStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemm_v2, __cushim_slot_cublasSgemm_v2);
+    static __cushim_fn_cublasSgemm_v2;
     returns status, fallback [];
     aliases [cublasSgemm];
 }
 
 cushim_shim! {
     fn cublasSgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemm_v2_64, __cushim_slot_cublasSgemm_v2_64);
+    static __cushim_fn_cublasSgemm_v2_64;
     returns status, fallback [];
     aliases [cublasSgemm_64];
 }
 
 cushim_shim! {
     fn cublasSgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, Aarray: *const *const f32, lda: ::core::ffi::c_int, xarray: *const *const f32, incx: ::core::ffi::c_int, beta: *const f32, yarray: *const *mut f32, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemvBatched, __cushim_slot_cublasSgemvBatched);
+    static __cushim_fn_cublasSgemvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f32, Aarray: *const *const f32, lda: i64, xarray: *const *const f32, incx: i64, beta: *const f32, yarray: *const *mut f32, incy: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemvBatched_64, __cushim_slot_cublasSgemvBatched_64);
+    static __cushim_fn_cublasSgemvBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const f32, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemvStridedBatched, __cushim_slot_cublasSgemvStridedBatched);
+    static __cushim_fn_cublasSgemvStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, strideA: ::core::ffi::c_longlong, x: *const f32, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const f32, y: *mut f32, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemvStridedBatched_64, __cushim_slot_cublasSgemvStridedBatched_64);
+    static __cushim_fn_cublasSgemvStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemv_v2, __cushim_slot_cublasSgemv_v2);
+    static __cushim_fn_cublasSgemv_v2;
     returns status, fallback [];
     aliases [cublasSgemv];
 }
 
 cushim_shim! {
     fn cublasSgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgemv_v2_64, __cushim_slot_cublasSgemv_v2_64);
+    static __cushim_fn_cublasSgemv_v2_64;
     returns status, fallback [];
     aliases [cublasSgemv_64];
 }
 
 cushim_shim! {
     fn cublasSgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut f32, lda: ::core::ffi::c_int, TauArray: *const *mut f32, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgeqrfBatched, __cushim_slot_cublasSgeqrfBatched);
+    static __cushim_fn_cublasSgeqrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSger_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSger_v2, __cushim_slot_cublasSger_v2);
+    static __cushim_fn_cublasSger_v2;
     returns status, fallback [];
     aliases [cublasSger];
 }
 
 cushim_shim! {
     fn cublasSger_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *const f32, incy: i64, A: *mut f32, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSger_v2_64, __cushim_slot_cublasSger_v2_64);
+    static __cushim_fn_cublasSger_v2_64;
     returns status, fallback [];
     aliases [cublasSger_64];
 }
 
 cushim_shim! {
     fn cublasSgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut f32, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgetrfBatched, __cushim_slot_cublasSgetrfBatched);
+    static __cushim_fn_cublasSgetrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f32, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut f32, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgetriBatched, __cushim_slot_cublasSgetriBatched);
+    static __cushim_fn_cublasSgetriBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const f32, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut f32, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSgetrsBatched, __cushim_slot_cublasSgetrsBatched);
+    static __cushim_fn_cublasSgetrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const f32, lda: ::core::ffi::c_int, Ainv: *const *mut f32, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSmatinvBatched, __cushim_slot_cublasSmatinvBatched);
+    static __cushim_fn_cublasSmatinvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSnrm2_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSnrm2_v2, __cushim_slot_cublasSnrm2_v2);
+    static __cushim_fn_cublasSnrm2_v2;
     returns status, fallback [];
     aliases [cublasSnrm2];
 }
 
 cushim_shim! {
     fn cublasSnrm2_v2_64(handle: cublasHandle_t, n: i64, x: *const f32, incx: i64, result: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSnrm2_v2_64, __cushim_slot_cublasSnrm2_v2_64);
+    static __cushim_fn_cublasSnrm2_v2_64;
     returns status, fallback [];
     aliases [cublasSnrm2_64];
 }
 
 cushim_shim! {
     fn cublasSrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int, c: *const f32, s: *const f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSrot_v2, __cushim_slot_cublasSrot_v2);
+    static __cushim_fn_cublasSrot_v2;
     returns status, fallback [];
     aliases [cublasSrot];
 }
 
 cushim_shim! {
     fn cublasSrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64, c: *const f32, s: *const f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSrot_v2_64, __cushim_slot_cublasSrot_v2_64);
+    static __cushim_fn_cublasSrot_v2_64;
     returns status, fallback [];
     aliases [cublasSrot_64];
 }
 
 cushim_shim! {
     fn cublasSrotg_v2(handle: cublasHandle_t, a: *mut f32, b: *mut f32, c: *mut f32, s: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSrotg_v2, __cushim_slot_cublasSrotg_v2);
+    static __cushim_fn_cublasSrotg_v2;
     returns status, fallback [];
     aliases [cublasSrotg];
 }
 
 cushim_shim! {
     fn cublasSrotm_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int, param: *const f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSrotm_v2, __cushim_slot_cublasSrotm_v2);
+    static __cushim_fn_cublasSrotm_v2;
     returns status, fallback [];
     aliases [cublasSrotm];
 }
 
 cushim_shim! {
     fn cublasSrotm_v2_64(handle: cublasHandle_t, n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64, param: *const f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSrotm_v2_64, __cushim_slot_cublasSrotm_v2_64);
+    static __cushim_fn_cublasSrotm_v2_64;
     returns status, fallback [];
     aliases [cublasSrotm_64];
 }
 
 cushim_shim! {
     fn cublasSrotmg_v2(handle: cublasHandle_t, d1: *mut f32, d2: *mut f32, x1: *mut f32, y1: *const f32, param: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSrotmg_v2, __cushim_slot_cublasSrotmg_v2);
+    static __cushim_fn_cublasSrotmg_v2;
     returns status, fallback [];
     aliases [cublasSrotmg];
 }
 
 cushim_shim! {
     fn cublasSsbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsbmv_v2, __cushim_slot_cublasSsbmv_v2);
+    static __cushim_fn_cublasSsbmv_v2;
     returns status, fallback [];
     aliases [cublasSsbmv];
 }
 
 cushim_shim! {
     fn cublasSsbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsbmv_v2_64, __cushim_slot_cublasSsbmv_v2_64);
+    static __cushim_fn_cublasSsbmv_v2_64;
     returns status, fallback [];
     aliases [cublasSsbmv_64];
 }
 
 cushim_shim! {
     fn cublasSscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f32, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSscal_v2, __cushim_slot_cublasSscal_v2);
+    static __cushim_fn_cublasSscal_v2;
     returns status, fallback [];
     aliases [cublasSscal];
 }
 
 cushim_shim! {
     fn cublasSscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f32, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSscal_v2_64, __cushim_slot_cublasSscal_v2_64);
+    static __cushim_fn_cublasSscal_v2_64;
     returns status, fallback [];
     aliases [cublasSscal_64];
 }
 
 cushim_shim! {
     fn cublasSspmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, AP: *const f32, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSspmv_v2, __cushim_slot_cublasSspmv_v2);
+    static __cushim_fn_cublasSspmv_v2;
     returns status, fallback [];
     aliases [cublasSspmv];
 }
 
 cushim_shim! {
     fn cublasSspmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, AP: *const f32, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSspmv_v2_64, __cushim_slot_cublasSspmv_v2_64);
+    static __cushim_fn_cublasSspmv_v2_64;
     returns status, fallback [];
     aliases [cublasSspmv_64];
 }
 
 cushim_shim! {
     fn cublasSspr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, AP: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSspr2_v2, __cushim_slot_cublasSspr2_v2);
+    static __cushim_fn_cublasSspr2_v2;
     returns status, fallback [];
     aliases [cublasSspr2];
 }
 
 cushim_shim! {
     fn cublasSspr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *const f32, incy: i64, AP: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSspr2_v2_64, __cushim_slot_cublasSspr2_v2_64);
+    static __cushim_fn_cublasSspr2_v2_64;
     returns status, fallback [];
     aliases [cublasSspr2_64];
 }
 
 cushim_shim! {
     fn cublasSspr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, AP: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSspr_v2, __cushim_slot_cublasSspr_v2);
+    static __cushim_fn_cublasSspr_v2;
     returns status, fallback [];
     aliases [cublasSspr];
 }
 
 cushim_shim! {
     fn cublasSspr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, AP: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSspr_v2_64, __cushim_slot_cublasSspr_v2_64);
+    static __cushim_fn_cublasSspr_v2_64;
     returns status, fallback [];
     aliases [cublasSspr_64];
 }
 
 cushim_shim! {
     fn cublasSswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSswap_v2, __cushim_slot_cublasSswap_v2);
+    static __cushim_fn_cublasSswap_v2;
     returns status, fallback [];
     aliases [cublasSswap];
 }
 
 cushim_shim! {
     fn cublasSswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut f32, incx: i64, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSswap_v2_64, __cushim_slot_cublasSswap_v2_64);
+    static __cushim_fn_cublasSswap_v2_64;
     returns status, fallback [];
     aliases [cublasSswap_64];
 }
 
 cushim_shim! {
     fn cublasSsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsymm_v2, __cushim_slot_cublasSsymm_v2);
+    static __cushim_fn_cublasSsymm_v2;
     returns status, fallback [];
     aliases [cublasSsymm];
 }
 
 cushim_shim! {
     fn cublasSsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsymm_v2_64, __cushim_slot_cublasSsymm_v2_64);
+    static __cushim_fn_cublasSsymm_v2_64;
     returns status, fallback [];
     aliases [cublasSsymm_64];
 }
 
 cushim_shim! {
     fn cublasSsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, x: *const f32, incx: ::core::ffi::c_int, beta: *const f32, y: *mut f32, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsymv_v2, __cushim_slot_cublasSsymv_v2);
+    static __cushim_fn_cublasSsymv_v2;
     returns status, fallback [];
     aliases [cublasSsymv];
 }
 
 cushim_shim! {
     fn cublasSsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, A: *const f32, lda: i64, x: *const f32, incx: i64, beta: *const f32, y: *mut f32, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsymv_v2_64, __cushim_slot_cublasSsymv_v2_64);
+    static __cushim_fn_cublasSsymv_v2_64;
     returns status, fallback [];
     aliases [cublasSsymv_64];
 }
 
 cushim_shim! {
     fn cublasSsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, y: *const f32, incy: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyr2_v2, __cushim_slot_cublasSsyr2_v2);
+    static __cushim_fn_cublasSsyr2_v2;
     returns status, fallback [];
     aliases [cublasSsyr2];
 }
 
 cushim_shim! {
     fn cublasSsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, y: *const f32, incy: i64, A: *mut f32, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyr2_v2_64, __cushim_slot_cublasSsyr2_v2_64);
+    static __cushim_fn_cublasSsyr2_v2_64;
     returns status, fallback [];
     aliases [cublasSsyr2_64];
 }
 
 cushim_shim! {
     fn cublasSsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyr2k_v2, __cushim_slot_cublasSsyr2k_v2);
+    static __cushim_fn_cublasSsyr2k_v2;
     returns status, fallback [];
     aliases [cublasSsyr2k];
 }
 
 cushim_shim! {
     fn cublasSsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyr2k_v2_64, __cushim_slot_cublasSsyr2k_v2_64);
+    static __cushim_fn_cublasSsyr2k_v2_64;
     returns status, fallback [];
     aliases [cublasSsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasSsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f32, x: *const f32, incx: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyr_v2, __cushim_slot_cublasSsyr_v2);
+    static __cushim_fn_cublasSsyr_v2;
     returns status, fallback [];
     aliases [cublasSsyr];
 }
 
 cushim_shim! {
     fn cublasSsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f32, x: *const f32, incx: i64, A: *mut f32, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyr_v2_64, __cushim_slot_cublasSsyr_v2_64);
+    static __cushim_fn_cublasSsyr_v2_64;
     returns status, fallback [];
     aliases [cublasSsyr_64];
 }
 
 cushim_shim! {
     fn cublasSsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyrk_v2, __cushim_slot_cublasSsyrk_v2);
+    static __cushim_fn_cublasSsyrk_v2;
     returns status, fallback [];
     aliases [cublasSsyrk];
 }
 
 cushim_shim! {
     fn cublasSsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyrk_v2_64, __cushim_slot_cublasSsyrk_v2_64);
+    static __cushim_fn_cublasSsyrk_v2_64;
     returns status, fallback [];
     aliases [cublasSsyrk_64];
 }
 
 cushim_shim! {
     fn cublasSsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyrkx, __cushim_slot_cublasSsyrkx);
+    static __cushim_fn_cublasSsyrkx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, beta: *const f32, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSsyrkx_64, __cushim_slot_cublasSsyrkx_64);
+    static __cushim_fn_cublasSsyrkx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasStbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStbmv_v2, __cushim_slot_cublasStbmv_v2);
+    static __cushim_fn_cublasStbmv_v2;
     returns status, fallback [];
     aliases [cublasStbmv];
 }
 
 cushim_shim! {
     fn cublasStbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStbmv_v2_64, __cushim_slot_cublasStbmv_v2_64);
+    static __cushim_fn_cublasStbmv_v2_64;
     returns status, fallback [];
     aliases [cublasStbmv_64];
 }
 
 cushim_shim! {
     fn cublasStbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStbsv_v2, __cushim_slot_cublasStbsv_v2);
+    static __cushim_fn_cublasStbsv_v2;
     returns status, fallback [];
     aliases [cublasStbsv];
 }
 
 cushim_shim! {
     fn cublasStbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStbsv_v2_64, __cushim_slot_cublasStbsv_v2_64);
+    static __cushim_fn_cublasStbsv_v2_64;
     returns status, fallback [];
     aliases [cublasStbsv_64];
 }
 
 cushim_shim! {
     fn cublasStpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f32, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStpmv_v2, __cushim_slot_cublasStpmv_v2);
+    static __cushim_fn_cublasStpmv_v2;
     returns status, fallback [];
     aliases [cublasStpmv];
 }
 
 cushim_shim! {
     fn cublasStpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f32, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStpmv_v2_64, __cushim_slot_cublasStpmv_v2_64);
+    static __cushim_fn_cublasStpmv_v2_64;
     returns status, fallback [];
     aliases [cublasStpmv_64];
 }
 
 cushim_shim! {
     fn cublasStpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const f32, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStpsv_v2, __cushim_slot_cublasStpsv_v2);
+    static __cushim_fn_cublasStpsv_v2;
     returns status, fallback [];
     aliases [cublasStpsv];
 }
 
 cushim_shim! {
     fn cublasStpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const f32, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStpsv_v2_64, __cushim_slot_cublasStpsv_v2_64);
+    static __cushim_fn_cublasStpsv_v2_64;
     returns status, fallback [];
     aliases [cublasStpsv_64];
 }
 
 cushim_shim! {
     fn cublasStpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const f32, A: *mut f32, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStpttr, __cushim_slot_cublasStpttr);
+    static __cushim_fn_cublasStpttr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasStrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, C: *mut f32, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrmm_v2, __cushim_slot_cublasStrmm_v2);
+    static __cushim_fn_cublasStrmm_v2;
     returns status, fallback [];
     aliases [cublasStrmm];
 }
 
 cushim_shim! {
     fn cublasStrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, B: *const f32, ldb: i64, C: *mut f32, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrmm_v2_64, __cushim_slot_cublasStrmm_v2_64);
+    static __cushim_fn_cublasStrmm_v2_64;
     returns status, fallback [];
     aliases [cublasStrmm_64];
 }
 
 cushim_shim! {
     fn cublasStrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrmv_v2, __cushim_slot_cublasStrmv_v2);
+    static __cushim_fn_cublasStrmv_v2;
     returns status, fallback [];
     aliases [cublasStrmv];
 }
 
 cushim_shim! {
     fn cublasStrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrmv_v2_64, __cushim_slot_cublasStrmv_v2_64);
+    static __cushim_fn_cublasStrmv_v2_64;
     returns status, fallback [];
     aliases [cublasStrmv_64];
 }
 
 cushim_shim! {
     fn cublasStrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const *const f32, lda: ::core::ffi::c_int, B: *const *mut f32, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrsmBatched, __cushim_slot_cublasStrsmBatched);
+    static __cushim_fn_cublasStrsmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasStrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f32, A: *const *const f32, lda: i64, B: *const *mut f32, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrsmBatched_64, __cushim_slot_cublasStrsmBatched_64);
+    static __cushim_fn_cublasStrsmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasStrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrsm_v2, __cushim_slot_cublasStrsm_v2);
+    static __cushim_fn_cublasStrsm_v2;
     returns status, fallback [];
     aliases [cublasStrsm];
 }
 
 cushim_shim! {
     fn cublasStrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const f32, A: *const f32, lda: i64, B: *mut f32, ldb: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrsm_v2_64, __cushim_slot_cublasStrsm_v2_64);
+    static __cushim_fn_cublasStrsm_v2_64;
     returns status, fallback [];
     aliases [cublasStrsm_64];
 }
 
 cushim_shim! {
     fn cublasStrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, x: *mut f32, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrsv_v2, __cushim_slot_cublasStrsv_v2);
+    static __cushim_fn_cublasStrsv_v2;
     returns status, fallback [];
     aliases [cublasStrsv];
 }
 
 cushim_shim! {
     fn cublasStrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const f32, lda: i64, x: *mut f32, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrsv_v2_64, __cushim_slot_cublasStrsv_v2_64);
+    static __cushim_fn_cublasStrsv_v2_64;
     returns status, fallback [];
     aliases [cublasStrsv_64];
 }
 
 cushim_shim! {
     fn cublasStrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, AP: *mut f32) -> cublasStatus_t;
-    statics (__cushim_fn_cublasStrttp, __cushim_slot_cublasStrttp);
+    static __cushim_fn_cublasStrttp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSwapEx(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: ::core::ffi::c_int, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSwapEx, __cushim_slot_cublasSwapEx);
+    static __cushim_fn_cublasSwapEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasSwapEx_64(handle: cublasHandle_t, n: i64, x: *mut ::core::ffi::c_void, xType: cudaDataType, incx: i64, y: *mut ::core::ffi::c_void, yType: cudaDataType, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasSwapEx_64, __cushim_slot_cublasSwapEx_64);
+    static __cushim_fn_cublasSwapEx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasUint8gemmBias(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, transc: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const ::core::ffi::c_uchar, A_bias: ::core::ffi::c_int, lda: ::core::ffi::c_int, B: *const ::core::ffi::c_uchar, B_bias: ::core::ffi::c_int, ldb: ::core::ffi::c_int, C: *mut ::core::ffi::c_uchar, C_bias: ::core::ffi::c_int, ldc: ::core::ffi::c_int, C_mult: ::core::ffi::c_int, C_shift: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasUint8gemmBias, __cushim_slot_cublasUint8gemmBias);
+    static __cushim_fn_cublasUint8gemmBias;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasXerbla(srName: *const ::core::ffi::c_char, info: ::core::ffi::c_int) -> ();
-    statics (__cushim_fn_cublasXerbla, __cushim_slot_cublasXerbla);
+    static __cushim_fn_cublasXerbla;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cublasZaxpy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZaxpy_v2, __cushim_slot_cublasZaxpy_v2);
+    static __cushim_fn_cublasZaxpy_v2;
     returns status, fallback [];
     aliases [cublasZaxpy];
 }
 
 cushim_shim! {
     fn cublasZaxpy_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZaxpy_v2_64, __cushim_slot_cublasZaxpy_v2_64);
+    static __cushim_fn_cublasZaxpy_v2_64;
     returns status, fallback [];
     aliases [cublasZaxpy_64];
 }
 
 cushim_shim! {
     fn cublasZcopy_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZcopy_v2, __cushim_slot_cublasZcopy_v2);
+    static __cushim_fn_cublasZcopy_v2;
     returns status, fallback [];
     aliases [cublasZcopy];
 }
 
 cushim_shim! {
     fn cublasZcopy_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZcopy_v2_64, __cushim_slot_cublasZcopy_v2_64);
+    static __cushim_fn_cublasZcopy_v2_64;
     returns status, fallback [];
     aliases [cublasZcopy_64];
 }
 
 cushim_shim! {
     fn cublasZdgmm(handle: cublasHandle_t, mode: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdgmm, __cushim_slot_cublasZdgmm);
+    static __cushim_fn_cublasZdgmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZdgmm_64(handle: cublasHandle_t, mode: cublasSideMode_t, m: i64, n: i64, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdgmm_64, __cushim_slot_cublasZdgmm_64);
+    static __cushim_fn_cublasZdgmm_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZdotc_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdotc_v2, __cushim_slot_cublasZdotc_v2);
+    static __cushim_fn_cublasZdotc_v2;
     returns status, fallback [];
     aliases [cublasZdotc];
 }
 
 cushim_shim! {
     fn cublasZdotc_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdotc_v2_64, __cushim_slot_cublasZdotc_v2_64);
+    static __cushim_fn_cublasZdotc_v2_64;
     returns status, fallback [];
     aliases [cublasZdotc_64];
 }
 
 cushim_shim! {
     fn cublasZdotu_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdotu_v2, __cushim_slot_cublasZdotu_v2);
+    static __cushim_fn_cublasZdotu_v2;
     returns status, fallback [];
     aliases [cublasZdotu];
 }
 
 cushim_shim! {
     fn cublasZdotu_v2_64(handle: cublasHandle_t, n: i64, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, result: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdotu_v2_64, __cushim_slot_cublasZdotu_v2_64);
+    static __cushim_fn_cublasZdotu_v2_64;
     returns status, fallback [];
     aliases [cublasZdotu_64];
 }
 
 cushim_shim! {
     fn cublasZdrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int, c: *const f64, s: *const f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdrot_v2, __cushim_slot_cublasZdrot_v2);
+    static __cushim_fn_cublasZdrot_v2;
     returns status, fallback [];
     aliases [cublasZdrot];
 }
 
 cushim_shim! {
     fn cublasZdrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64, c: *const f64, s: *const f64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdrot_v2_64, __cushim_slot_cublasZdrot_v2_64);
+    static __cushim_fn_cublasZdrot_v2_64;
     returns status, fallback [];
     aliases [cublasZdrot_64];
 }
 
 cushim_shim! {
     fn cublasZdscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const f64, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdscal_v2, __cushim_slot_cublasZdscal_v2);
+    static __cushim_fn_cublasZdscal_v2;
     returns status, fallback [];
     aliases [cublasZdscal];
 }
 
 cushim_shim! {
     fn cublasZdscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const f64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZdscal_v2_64, __cushim_slot_cublasZdscal_v2_64);
+    static __cushim_fn_cublasZdscal_v2_64;
     returns status, fallback [];
     aliases [cublasZdscal_64];
 }
 
 cushim_shim! {
     fn cublasZgbmv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, kl: ::core::ffi::c_int, ku: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgbmv_v2, __cushim_slot_cublasZgbmv_v2);
+    static __cushim_fn_cublasZgbmv_v2;
     returns status, fallback [];
     aliases [cublasZgbmv];
 }
 
 cushim_shim! {
     fn cublasZgbmv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, kl: i64, ku: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgbmv_v2_64, __cushim_slot_cublasZgbmv_v2_64);
+    static __cushim_fn_cublasZgbmv_v2_64;
     returns status, fallback [];
     aliases [cublasZgbmv_64];
 }
 
 cushim_shim! {
     fn cublasZgeam(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, beta: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgeam, __cushim_slot_cublasZgeam);
+    static __cushim_fn_cublasZgeam;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgeam_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, beta: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: i64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgeam_64, __cushim_slot_cublasZgeam_64);
+    static __cushim_fn_cublasZgeam_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgelsBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *mut cuDoubleComplex, lda: ::core::ffi::c_int, Carray: *const *mut cuDoubleComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, devInfoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgelsBatched, __cushim_slot_cublasZgelsBatched);
+    static __cushim_fn_cublasZgelsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemm3m(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemm3m, __cushim_slot_cublasZgemm3m);
+    static __cushim_fn_cublasZgemm3m;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemm3m_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemm3m_64, __cushim_slot_cublasZgemm3m_64);
+    static __cushim_fn_cublasZgemm3m_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemmBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, Barray: *const *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, Carray: *const *mut cuDoubleComplex, ldc: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemmBatched, __cushim_slot_cublasZgemmBatched);
+    static __cushim_fn_cublasZgemmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemmBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: i64, Barray: *const *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, Carray: *const *mut cuDoubleComplex, ldc: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemmBatched_64, __cushim_slot_cublasZgemmBatched_64);
+    static __cushim_fn_cublasZgemmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemmStridedBatched(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, strideB: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int, strideC: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemmStridedBatched, __cushim_slot_cublasZgemmStridedBatched);
+    static __cushim_fn_cublasZgemmStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemmStridedBatched_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, strideA: ::core::ffi::c_longlong, B: *const cuDoubleComplex, ldb: i64, strideB: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64, strideC: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemmStridedBatched_64, __cushim_slot_cublasZgemmStridedBatched_64);
+    static __cushim_fn_cublasZgemmStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemm_v2(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemm_v2, __cushim_slot_cublasZgemm_v2);
+    static __cushim_fn_cublasZgemm_v2;
     returns status, fallback [];
     aliases [cublasZgemm];
 }
 
 cushim_shim! {
     fn cublasZgemm_v2_64(handle: cublasHandle_t, transa: cublasOperation_t, transb: cublasOperation_t, m: i64, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemm_v2_64, __cushim_slot_cublasZgemm_v2_64);
+    static __cushim_fn_cublasZgemm_v2_64;
     returns status, fallback [];
     aliases [cublasZgemm_64];
 }
 
 cushim_shim! {
     fn cublasZgemvBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, xarray: *const *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, yarray: *const *mut cuDoubleComplex, incy: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemvBatched, __cushim_slot_cublasZgemvBatched);
+    static __cushim_fn_cublasZgemvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemvBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, Aarray: *const *const cuDoubleComplex, lda: i64, xarray: *const *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, yarray: *const *mut cuDoubleComplex, incy: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemvBatched_64, __cushim_slot_cublasZgemvBatched_64);
+    static __cushim_fn_cublasZgemvBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemvStridedBatched(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, stridex: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int, stridey: ::core::ffi::c_longlong, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemvStridedBatched, __cushim_slot_cublasZgemvStridedBatched);
+    static __cushim_fn_cublasZgemvStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemvStridedBatched_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, strideA: ::core::ffi::c_longlong, x: *const cuDoubleComplex, incx: i64, stridex: ::core::ffi::c_longlong, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64, stridey: ::core::ffi::c_longlong, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemvStridedBatched_64, __cushim_slot_cublasZgemvStridedBatched_64);
+    static __cushim_fn_cublasZgemvStridedBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgemv_v2(handle: cublasHandle_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemv_v2, __cushim_slot_cublasZgemv_v2);
+    static __cushim_fn_cublasZgemv_v2;
     returns status, fallback [];
     aliases [cublasZgemv];
 }
 
 cushim_shim! {
     fn cublasZgemv_v2_64(handle: cublasHandle_t, trans: cublasOperation_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgemv_v2_64, __cushim_slot_cublasZgemv_v2_64);
+    static __cushim_fn_cublasZgemv_v2_64;
     returns status, fallback [];
     aliases [cublasZgemv_64];
 }
 
 cushim_shim! {
     fn cublasZgeqrfBatched(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Aarray: *const *mut cuDoubleComplex, lda: ::core::ffi::c_int, TauArray: *const *mut cuDoubleComplex, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgeqrfBatched, __cushim_slot_cublasZgeqrfBatched);
+    static __cushim_fn_cublasZgeqrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgerc_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgerc_v2, __cushim_slot_cublasZgerc_v2);
+    static __cushim_fn_cublasZgerc_v2;
     returns status, fallback [];
     aliases [cublasZgerc];
 }
 
 cushim_shim! {
     fn cublasZgerc_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgerc_v2_64, __cushim_slot_cublasZgerc_v2_64);
+    static __cushim_fn_cublasZgerc_v2_64;
     returns status, fallback [];
     aliases [cublasZgerc_64];
 }
 
 cushim_shim! {
     fn cublasZgeru_v2(handle: cublasHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgeru_v2, __cushim_slot_cublasZgeru_v2);
+    static __cushim_fn_cublasZgeru_v2;
     returns status, fallback [];
     aliases [cublasZgeru];
 }
 
 cushim_shim! {
     fn cublasZgeru_v2_64(handle: cublasHandle_t, m: i64, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgeru_v2_64, __cushim_slot_cublasZgeru_v2_64);
+    static __cushim_fn_cublasZgeru_v2_64;
     returns status, fallback [];
     aliases [cublasZgeru_64];
 }
 
 cushim_shim! {
     fn cublasZgetrfBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *mut cuDoubleComplex, lda: ::core::ffi::c_int, P: *mut ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgetrfBatched, __cushim_slot_cublasZgetrfBatched);
+    static __cushim_fn_cublasZgetrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgetriBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, P: *const ::core::ffi::c_int, C: *const *mut cuDoubleComplex, ldc: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgetriBatched, __cushim_slot_cublasZgetriBatched);
+    static __cushim_fn_cublasZgetriBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZgetrsBatched(handle: cublasHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Aarray: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, Barray: *const *mut cuDoubleComplex, ldb: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZgetrsBatched, __cushim_slot_cublasZgetrsBatched);
+    static __cushim_fn_cublasZgetrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZhbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhbmv_v2, __cushim_slot_cublasZhbmv_v2);
+    static __cushim_fn_cublasZhbmv_v2;
     returns status, fallback [];
     aliases [cublasZhbmv];
 }
 
 cushim_shim! {
     fn cublasZhbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhbmv_v2_64, __cushim_slot_cublasZhbmv_v2_64);
+    static __cushim_fn_cublasZhbmv_v2_64;
     returns status, fallback [];
     aliases [cublasZhbmv_64];
 }
 
 cushim_shim! {
     fn cublasZhemm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhemm_v2, __cushim_slot_cublasZhemm_v2);
+    static __cushim_fn_cublasZhemm_v2;
     returns status, fallback [];
     aliases [cublasZhemm];
 }
 
 cushim_shim! {
     fn cublasZhemm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhemm_v2_64, __cushim_slot_cublasZhemm_v2_64);
+    static __cushim_fn_cublasZhemm_v2_64;
     returns status, fallback [];
     aliases [cublasZhemm_64];
 }
 
 cushim_shim! {
     fn cublasZhemv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhemv_v2, __cushim_slot_cublasZhemv_v2);
+    static __cushim_fn_cublasZhemv_v2;
     returns status, fallback [];
     aliases [cublasZhemv];
 }
 
 cushim_shim! {
     fn cublasZhemv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhemv_v2_64, __cushim_slot_cublasZhemv_v2_64);
+    static __cushim_fn_cublasZhemv_v2_64;
     returns status, fallback [];
     aliases [cublasZhemv_64];
 }
 
 cushim_shim! {
     fn cublasZher2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZher2_v2, __cushim_slot_cublasZher2_v2);
+    static __cushim_fn_cublasZher2_v2;
     returns status, fallback [];
     aliases [cublasZher2];
 }
 
 cushim_shim! {
     fn cublasZher2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZher2_v2_64, __cushim_slot_cublasZher2_v2_64);
+    static __cushim_fn_cublasZher2_v2_64;
     returns status, fallback [];
     aliases [cublasZher2_64];
 }
 
 cushim_shim! {
     fn cublasZher2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZher2k_v2, __cushim_slot_cublasZher2k_v2);
+    static __cushim_fn_cublasZher2k_v2;
     returns status, fallback [];
     aliases [cublasZher2k];
 }
 
 cushim_shim! {
     fn cublasZher2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const f64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZher2k_v2_64, __cushim_slot_cublasZher2k_v2_64);
+    static __cushim_fn_cublasZher2k_v2_64;
     returns status, fallback [];
     aliases [cublasZher2k_64];
 }
 
 cushim_shim! {
     fn cublasZher_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZher_v2, __cushim_slot_cublasZher_v2);
+    static __cushim_fn_cublasZher_v2;
     returns status, fallback [];
     aliases [cublasZher];
 }
 
 cushim_shim! {
     fn cublasZher_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const cuDoubleComplex, incx: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZher_v2_64, __cushim_slot_cublasZher_v2_64);
+    static __cushim_fn_cublasZher_v2_64;
     returns status, fallback [];
     aliases [cublasZher_64];
 }
 
 cushim_shim! {
     fn cublasZherk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const f64, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, beta: *const f64, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZherk_v2, __cushim_slot_cublasZherk_v2);
+    static __cushim_fn_cublasZherk_v2;
     returns status, fallback [];
     aliases [cublasZherk];
 }
 
 cushim_shim! {
     fn cublasZherk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const f64, A: *const cuDoubleComplex, lda: i64, beta: *const f64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZherk_v2_64, __cushim_slot_cublasZherk_v2_64);
+    static __cushim_fn_cublasZherk_v2_64;
     returns status, fallback [];
     aliases [cublasZherk_64];
 }
 
 cushim_shim! {
     fn cublasZherkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZherkx, __cushim_slot_cublasZherkx);
+    static __cushim_fn_cublasZherkx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZherkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const f64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZherkx_64, __cushim_slot_cublasZherkx_64);
+    static __cushim_fn_cublasZherkx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZhpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, AP: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhpmv_v2, __cushim_slot_cublasZhpmv_v2);
+    static __cushim_fn_cublasZhpmv_v2;
     returns status, fallback [];
     aliases [cublasZhpmv];
 }
 
 cushim_shim! {
     fn cublasZhpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, AP: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhpmv_v2_64, __cushim_slot_cublasZhpmv_v2_64);
+    static __cushim_fn_cublasZhpmv_v2_64;
     returns status, fallback [];
     aliases [cublasZhpmv_64];
 }
 
 cushim_shim! {
     fn cublasZhpr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhpr2_v2, __cushim_slot_cublasZhpr2_v2);
+    static __cushim_fn_cublasZhpr2_v2;
     returns status, fallback [];
     aliases [cublasZhpr2];
 }
 
 cushim_shim! {
     fn cublasZhpr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhpr2_v2_64, __cushim_slot_cublasZhpr2_v2_64);
+    static __cushim_fn_cublasZhpr2_v2_64;
     returns status, fallback [];
     aliases [cublasZhpr2_64];
 }
 
 cushim_shim! {
     fn cublasZhpr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const f64, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhpr_v2, __cushim_slot_cublasZhpr_v2);
+    static __cushim_fn_cublasZhpr_v2;
     returns status, fallback [];
     aliases [cublasZhpr];
 }
 
 cushim_shim! {
     fn cublasZhpr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const f64, x: *const cuDoubleComplex, incx: i64, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZhpr_v2_64, __cushim_slot_cublasZhpr_v2_64);
+    static __cushim_fn_cublasZhpr_v2_64;
     returns status, fallback [];
     aliases [cublasZhpr_64];
 }
 
 cushim_shim! {
     fn cublasZmatinvBatched(handle: cublasHandle_t, n: ::core::ffi::c_int, A: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, Ainv: *const *mut cuDoubleComplex, lda_inv: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZmatinvBatched, __cushim_slot_cublasZmatinvBatched);
+    static __cushim_fn_cublasZmatinvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZrot_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int, c: *const f64, s: *const cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZrot_v2, __cushim_slot_cublasZrot_v2);
+    static __cushim_fn_cublasZrot_v2;
     returns status, fallback [];
     aliases [cublasZrot];
 }
 
 cushim_shim! {
     fn cublasZrot_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64, c: *const f64, s: *const cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZrot_v2_64, __cushim_slot_cublasZrot_v2_64);
+    static __cushim_fn_cublasZrot_v2_64;
     returns status, fallback [];
     aliases [cublasZrot_64];
 }
 
 cushim_shim! {
     fn cublasZrotg_v2(handle: cublasHandle_t, a: *mut cuDoubleComplex, b: *mut cuDoubleComplex, c: *mut f64, s: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZrotg_v2, __cushim_slot_cublasZrotg_v2);
+    static __cushim_fn_cublasZrotg_v2;
     returns status, fallback [];
     aliases [cublasZrotg];
 }
 
 cushim_shim! {
     fn cublasZscal_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZscal_v2, __cushim_slot_cublasZscal_v2);
+    static __cushim_fn_cublasZscal_v2;
     returns status, fallback [];
     aliases [cublasZscal];
 }
 
 cushim_shim! {
     fn cublasZscal_v2_64(handle: cublasHandle_t, n: i64, alpha: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZscal_v2_64, __cushim_slot_cublasZscal_v2_64);
+    static __cushim_fn_cublasZscal_v2_64;
     returns status, fallback [];
     aliases [cublasZscal_64];
 }
 
 cushim_shim! {
     fn cublasZswap_v2(handle: cublasHandle_t, n: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZswap_v2, __cushim_slot_cublasZswap_v2);
+    static __cushim_fn_cublasZswap_v2;
     returns status, fallback [];
     aliases [cublasZswap];
 }
 
 cushim_shim! {
     fn cublasZswap_v2_64(handle: cublasHandle_t, n: i64, x: *mut cuDoubleComplex, incx: i64, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZswap_v2_64, __cushim_slot_cublasZswap_v2_64);
+    static __cushim_fn_cublasZswap_v2_64;
     returns status, fallback [];
     aliases [cublasZswap_64];
 }
 
 cushim_shim! {
     fn cublasZsymm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsymm_v2, __cushim_slot_cublasZsymm_v2);
+    static __cushim_fn_cublasZsymm_v2;
     returns status, fallback [];
     aliases [cublasZsymm];
 }
 
 cushim_shim! {
     fn cublasZsymm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsymm_v2_64, __cushim_slot_cublasZsymm_v2_64);
+    static __cushim_fn_cublasZsymm_v2_64;
     returns status, fallback [];
     aliases [cublasZsymm_64];
 }
 
 cushim_shim! {
     fn cublasZsymv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsymv_v2, __cushim_slot_cublasZsymv_v2);
+    static __cushim_fn_cublasZsymv_v2;
     returns status, fallback [];
     aliases [cublasZsymv];
 }
 
 cushim_shim! {
     fn cublasZsymv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, x: *const cuDoubleComplex, incx: i64, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, incy: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsymv_v2_64, __cushim_slot_cublasZsymv_v2_64);
+    static __cushim_fn_cublasZsymv_v2_64;
     returns status, fallback [];
     aliases [cublasZsymv_64];
 }
 
 cushim_shim! {
     fn cublasZsyr2_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, y: *const cuDoubleComplex, incy: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyr2_v2, __cushim_slot_cublasZsyr2_v2);
+    static __cushim_fn_cublasZsyr2_v2;
     returns status, fallback [];
     aliases [cublasZsyr2];
 }
 
 cushim_shim! {
     fn cublasZsyr2_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, y: *const cuDoubleComplex, incy: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyr2_v2_64, __cushim_slot_cublasZsyr2_v2_64);
+    static __cushim_fn_cublasZsyr2_v2_64;
     returns status, fallback [];
     aliases [cublasZsyr2_64];
 }
 
 cushim_shim! {
     fn cublasZsyr2k_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyr2k_v2, __cushim_slot_cublasZsyr2k_v2);
+    static __cushim_fn_cublasZsyr2k_v2;
     returns status, fallback [];
     aliases [cublasZsyr2k];
 }
 
 cushim_shim! {
     fn cublasZsyr2k_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyr2k_v2_64, __cushim_slot_cublasZsyr2k_v2_64);
+    static __cushim_fn_cublasZsyr2k_v2_64;
     returns status, fallback [];
     aliases [cublasZsyr2k_64];
 }
 
 cushim_shim! {
     fn cublasZsyr_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyr_v2, __cushim_slot_cublasZsyr_v2);
+    static __cushim_fn_cublasZsyr_v2;
     returns status, fallback [];
     aliases [cublasZsyr];
 }
 
 cushim_shim! {
     fn cublasZsyr_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, n: i64, alpha: *const cuDoubleComplex, x: *const cuDoubleComplex, incx: i64, A: *mut cuDoubleComplex, lda: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyr_v2_64, __cushim_slot_cublasZsyr_v2_64);
+    static __cushim_fn_cublasZsyr_v2_64;
     returns status, fallback [];
     aliases [cublasZsyr_64];
 }
 
 cushim_shim! {
     fn cublasZsyrk_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyrk_v2, __cushim_slot_cublasZsyrk_v2);
+    static __cushim_fn_cublasZsyrk_v2;
     returns status, fallback [];
     aliases [cublasZsyrk];
 }
 
 cushim_shim! {
     fn cublasZsyrk_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyrk_v2_64, __cushim_slot_cublasZsyrk_v2_64);
+    static __cushim_fn_cublasZsyrk_v2_64;
     returns status, fallback [];
     aliases [cublasZsyrk_64];
 }
 
 cushim_shim! {
     fn cublasZsyrkx(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyrkx, __cushim_slot_cublasZsyrkx);
+    static __cushim_fn_cublasZsyrkx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZsyrkx_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, n: i64, k: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZsyrkx_64, __cushim_slot_cublasZsyrkx_64);
+    static __cushim_fn_cublasZsyrkx_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZtbmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtbmv_v2, __cushim_slot_cublasZtbmv_v2);
+    static __cushim_fn_cublasZtbmv_v2;
     returns status, fallback [];
     aliases [cublasZtbmv];
 }
 
 cushim_shim! {
     fn cublasZtbmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtbmv_v2_64, __cushim_slot_cublasZtbmv_v2_64);
+    static __cushim_fn_cublasZtbmv_v2_64;
     returns status, fallback [];
     aliases [cublasZtbmv_64];
 }
 
 cushim_shim! {
     fn cublasZtbsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtbsv_v2, __cushim_slot_cublasZtbsv_v2);
+    static __cushim_fn_cublasZtbsv_v2;
     returns status, fallback [];
     aliases [cublasZtbsv];
 }
 
 cushim_shim! {
     fn cublasZtbsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, k: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtbsv_v2_64, __cushim_slot_cublasZtbsv_v2_64);
+    static __cushim_fn_cublasZtbsv_v2_64;
     returns status, fallback [];
     aliases [cublasZtbsv_64];
 }
 
 cushim_shim! {
     fn cublasZtpmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtpmv_v2, __cushim_slot_cublasZtpmv_v2);
+    static __cushim_fn_cublasZtpmv_v2;
     returns status, fallback [];
     aliases [cublasZtpmv];
 }
 
 cushim_shim! {
     fn cublasZtpmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtpmv_v2_64, __cushim_slot_cublasZtpmv_v2_64);
+    static __cushim_fn_cublasZtpmv_v2_64;
     returns status, fallback [];
     aliases [cublasZtpmv_64];
 }
 
 cushim_shim! {
     fn cublasZtpsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtpsv_v2, __cushim_slot_cublasZtpsv_v2);
+    static __cushim_fn_cublasZtpsv_v2;
     returns status, fallback [];
     aliases [cublasZtpsv];
 }
 
 cushim_shim! {
     fn cublasZtpsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, AP: *const cuDoubleComplex, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtpsv_v2_64, __cushim_slot_cublasZtpsv_v2_64);
+    static __cushim_fn_cublasZtpsv_v2_64;
     returns status, fallback [];
     aliases [cublasZtpsv_64];
 }
 
 cushim_shim! {
     fn cublasZtpttr(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, AP: *const cuDoubleComplex, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtpttr, __cushim_slot_cublasZtpttr);
+    static __cushim_fn_cublasZtpttr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZtrmm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrmm_v2, __cushim_slot_cublasZtrmm_v2);
+    static __cushim_fn_cublasZtrmm_v2;
     returns status, fallback [];
     aliases [cublasZtrmm];
 }
 
 cushim_shim! {
     fn cublasZtrmm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *const cuDoubleComplex, ldb: i64, C: *mut cuDoubleComplex, ldc: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrmm_v2_64, __cushim_slot_cublasZtrmm_v2_64);
+    static __cushim_fn_cublasZtrmm_v2_64;
     returns status, fallback [];
     aliases [cublasZtrmm_64];
 }
 
 cushim_shim! {
     fn cublasZtrmv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrmv_v2, __cushim_slot_cublasZtrmv_v2);
+    static __cushim_fn_cublasZtrmv_v2;
     returns status, fallback [];
     aliases [cublasZtrmv];
 }
 
 cushim_shim! {
     fn cublasZtrmv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrmv_v2_64, __cushim_slot_cublasZtrmv_v2_64);
+    static __cushim_fn_cublasZtrmv_v2_64;
     returns status, fallback [];
     aliases [cublasZtrmv_64];
 }
 
 cushim_shim! {
     fn cublasZtrsmBatched(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const *mut cuDoubleComplex, ldb: ::core::ffi::c_int, batchCount: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrsmBatched, __cushim_slot_cublasZtrsmBatched);
+    static __cushim_fn_cublasZtrsmBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZtrsmBatched_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const *const cuDoubleComplex, lda: i64, B: *const *mut cuDoubleComplex, ldb: i64, batchCount: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrsmBatched_64, __cushim_slot_cublasZtrsmBatched_64);
+    static __cushim_fn_cublasZtrsmBatched_64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cublasZtrsm_v2(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrsm_v2, __cushim_slot_cublasZtrsm_v2);
+    static __cushim_fn_cublasZtrsm_v2;
     returns status, fallback [];
     aliases [cublasZtrsm];
 }
 
 cushim_shim! {
     fn cublasZtrsm_v2_64(handle: cublasHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, m: i64, n: i64, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: i64, B: *mut cuDoubleComplex, ldb: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrsm_v2_64, __cushim_slot_cublasZtrsm_v2_64);
+    static __cushim_fn_cublasZtrsm_v2_64;
     returns status, fallback [];
     aliases [cublasZtrsm_64];
 }
 
 cushim_shim! {
     fn cublasZtrsv_v2(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, x: *mut cuDoubleComplex, incx: ::core::ffi::c_int) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrsv_v2, __cushim_slot_cublasZtrsv_v2);
+    static __cushim_fn_cublasZtrsv_v2;
     returns status, fallback [];
     aliases [cublasZtrsv];
 }
 
 cushim_shim! {
     fn cublasZtrsv_v2_64(handle: cublasHandle_t, uplo: cublasFillMode_t, trans: cublasOperation_t, diag: cublasDiagType_t, n: i64, A: *const cuDoubleComplex, lda: i64, x: *mut cuDoubleComplex, incx: i64) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrsv_v2_64, __cushim_slot_cublasZtrsv_v2_64);
+    static __cushim_fn_cublasZtrsv_v2_64;
     returns status, fallback [];
     aliases [cublasZtrsv_64];
 }
 
 cushim_shim! {
     fn cublasZtrttp(handle: cublasHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, AP: *mut cuDoubleComplex) -> cublasStatus_t;
-    statics (__cushim_fn_cublasZtrttp, __cushim_slot_cublasZtrttp);
+    static __cushim_fn_cublasZtrttp;
     returns status, fallback [];
 }

@@ -3311,26 +3311,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -3341,13 +3343,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -3371,21 +3373,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -3407,7 +3400,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -3415,8 +3408,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -3429,25 +3431,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -3463,8 +3451,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -3506,298 +3494,298 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut ::core::ffi::c_uint, array: cudaArray_t) -> cudaError_t;
-    statics (__cushim_fn_cudaArrayGetInfo, __cushim_slot_cudaArrayGetInfo);
+    static __cushim_fn_cudaArrayGetInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaArrayGetMemoryRequirements, __cushim_slot_cudaArrayGetMemoryRequirements);
+    static __cushim_fn_cudaArrayGetMemoryRequirements;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaArrayGetPlane, __cushim_slot_cudaArrayGetPlane);
+    static __cushim_fn_cudaArrayGetPlane;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t;
-    statics (__cushim_fn_cudaArrayGetSparseProperties, __cushim_slot_cudaArrayGetSparseProperties);
+    static __cushim_fn_cudaArrayGetSparseProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaChooseDevice(device: *mut ::core::ffi::c_int, prop: *const cudaDeviceProp) -> cudaError_t;
-    statics (__cushim_fn_cudaChooseDevice, __cushim_slot_cudaChooseDevice);
+    static __cushim_fn_cudaChooseDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaCreateChannelDesc(x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int, w: ::core::ffi::c_int, f: cudaChannelFormatKind) -> cudaChannelFormatDesc;
-    statics (__cushim_fn_cudaCreateChannelDesc, __cushim_slot_cudaCreateChannelDesc);
+    static __cushim_fn_cudaCreateChannelDesc;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t;
-    statics (__cushim_fn_cudaCreateSurfaceObject, __cushim_slot_cudaCreateSurfaceObject);
+    static __cushim_fn_cudaCreateSurfaceObject;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaCreateTextureObject(pTexObject: *mut cudaTextureObject_t, pResDesc: *const cudaResourceDesc, pTexDesc: *const cudaTextureDesc, pResViewDesc: *const cudaResourceViewDesc) -> cudaError_t;
-    statics (__cushim_fn_cudaCreateTextureObject, __cushim_slot_cudaCreateTextureObject);
+    static __cushim_fn_cudaCreateTextureObject;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaCtxResetPersistingL2Cache() -> cudaError_t;
-    statics (__cushim_fn_cudaCtxResetPersistingL2Cache, __cushim_slot_cudaCtxResetPersistingL2Cache);
+    static __cushim_fn_cudaCtxResetPersistingL2Cache;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDestroyExternalMemory(extMem: cudaExternalMemory_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDestroyExternalMemory, __cushim_slot_cudaDestroyExternalMemory);
+    static __cushim_fn_cudaDestroyExternalMemory;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDestroyExternalSemaphore(extSem: cudaExternalSemaphore_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDestroyExternalSemaphore, __cushim_slot_cudaDestroyExternalSemaphore);
+    static __cushim_fn_cudaDestroyExternalSemaphore;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDestroySurfaceObject, __cushim_slot_cudaDestroySurfaceObject);
+    static __cushim_fn_cudaDestroySurfaceObject;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDestroyTextureObject(texObject: cudaTextureObject_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDestroyTextureObject, __cushim_slot_cudaDestroyTextureObject);
+    static __cushim_fn_cudaDestroyTextureObject;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, device: ::core::ffi::c_int, peerDevice: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceCanAccessPeer, __cushim_slot_cudaDeviceCanAccessPeer);
+    static __cushim_fn_cudaDeviceCanAccessPeer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceDisablePeerAccess(peerDevice: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceDisablePeerAccess, __cushim_slot_cudaDeviceDisablePeerAccess);
+    static __cushim_fn_cudaDeviceDisablePeerAccess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceEnablePeerAccess(peerDevice: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceEnablePeerAccess, __cushim_slot_cudaDeviceEnablePeerAccess);
+    static __cushim_fn_cudaDeviceEnablePeerAccess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceFlushGPUDirectRDMAWrites(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceFlushGPUDirectRDMAWrites, __cushim_slot_cudaDeviceFlushGPUDirectRDMAWrites);
+    static __cushim_fn_cudaDeviceFlushGPUDirectRDMAWrites;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetAttribute(value: *mut ::core::ffi::c_int, attr: cudaDeviceAttr, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetAttribute, __cushim_slot_cudaDeviceGetAttribute);
+    static __cushim_fn_cudaDeviceGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetByPCIBusId(device: *mut ::core::ffi::c_int, pciBusId: *const ::core::ffi::c_char) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetByPCIBusId, __cushim_slot_cudaDeviceGetByPCIBusId);
+    static __cushim_fn_cudaDeviceGetByPCIBusId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetCacheConfig, __cushim_slot_cudaDeviceGetCacheConfig);
+    static __cushim_fn_cudaDeviceGetCacheConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetDefaultMemPool(memPool: *mut cudaMemPool_t, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetDefaultMemPool, __cushim_slot_cudaDeviceGetDefaultMemPool);
+    static __cushim_fn_cudaDeviceGetDefaultMemPool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetGraphMemAttribute(device: ::core::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetGraphMemAttribute, __cushim_slot_cudaDeviceGetGraphMemAttribute);
+    static __cushim_fn_cudaDeviceGetGraphMemAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetHostAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const cudaAtomicOperation, count: ::core::ffi::c_uint, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetHostAtomicCapabilities, __cushim_slot_cudaDeviceGetHostAtomicCapabilities);
+    static __cushim_fn_cudaDeviceGetHostAtomicCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetLimit, __cushim_slot_cudaDeviceGetLimit);
+    static __cushim_fn_cudaDeviceGetLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetMemPool, __cushim_slot_cudaDeviceGetMemPool);
+    static __cushim_fn_cudaDeviceGetMemPool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, device: ::core::ffi::c_int, flags: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetNvSciSyncAttributes, __cushim_slot_cudaDeviceGetNvSciSyncAttributes);
+    static __cushim_fn_cudaDeviceGetNvSciSyncAttributes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetP2PAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const cudaAtomicOperation, count: ::core::ffi::c_uint, srcDevice: ::core::ffi::c_int, dstDevice: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetP2PAtomicCapabilities, __cushim_slot_cudaDeviceGetP2PAtomicCapabilities);
+    static __cushim_fn_cudaDeviceGetP2PAtomicCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attr: cudaDeviceP2PAttr, srcDevice: ::core::ffi::c_int, dstDevice: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetP2PAttribute, __cushim_slot_cudaDeviceGetP2PAttribute);
+    static __cushim_fn_cudaDeviceGetP2PAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetPCIBusId, __cushim_slot_cudaDeviceGetPCIBusId);
+    static __cushim_fn_cudaDeviceGetPCIBusId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMemConfig) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaDeviceGetSharedMemConfig, __cushim_slot_cudaDeviceGetSharedMemConfig);
+    static __cushim_fn_cudaDeviceGetSharedMemConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetStreamPriorityRange, __cushim_slot_cudaDeviceGetStreamPriorityRange);
+    static __cushim_fn_cudaDeviceGetStreamPriorityRange;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, fmtDesc: *const cudaChannelFormatDesc, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cudaDeviceGetTexture1DLinearMaxWidth);
+    static __cushim_fn_cudaDeviceGetTexture1DLinearMaxWidth;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceGraphMemTrim(device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceGraphMemTrim, __cushim_slot_cudaDeviceGraphMemTrim);
+    static __cushim_fn_cudaDeviceGraphMemTrim;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceRegisterAsyncNotification(device: ::core::ffi::c_int, callbackFunc: cudaAsyncCallback, userData: *mut ::core::ffi::c_void, callback: *mut cudaAsyncCallbackHandle_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceRegisterAsyncNotification, __cushim_slot_cudaDeviceRegisterAsyncNotification);
+    static __cushim_fn_cudaDeviceRegisterAsyncNotification;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceReset() -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceReset, __cushim_slot_cudaDeviceReset);
+    static __cushim_fn_cudaDeviceReset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceSetCacheConfig, __cushim_slot_cudaDeviceSetCacheConfig);
+    static __cushim_fn_cudaDeviceSetCacheConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetGraphMemAttribute(device: ::core::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceSetGraphMemAttribute, __cushim_slot_cudaDeviceSetGraphMemAttribute);
+    static __cushim_fn_cudaDeviceSetGraphMemAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetLimit(limit: cudaLimit, value: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceSetLimit, __cushim_slot_cudaDeviceSetLimit);
+    static __cushim_fn_cudaDeviceSetLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetMemPool(device: ::core::ffi::c_int, memPool: cudaMemPool_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceSetMemPool, __cushim_slot_cudaDeviceSetMemPool);
+    static __cushim_fn_cudaDeviceSetMemPool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfig) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaDeviceSetSharedMemConfig, __cushim_slot_cudaDeviceSetSharedMemConfig);
+    static __cushim_fn_cudaDeviceSetSharedMemConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceSynchronize() -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceSynchronize, __cushim_slot_cudaDeviceSynchronize);
+    static __cushim_fn_cudaDeviceSynchronize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDeviceUnregisterAsyncNotification(device: ::core::ffi::c_int, callback: cudaAsyncCallbackHandle_t) -> cudaError_t;
-    statics (__cushim_fn_cudaDeviceUnregisterAsyncNotification, __cushim_slot_cudaDeviceUnregisterAsyncNotification);
+    static __cushim_fn_cudaDeviceUnregisterAsyncNotification;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaDriverGetVersion, __cushim_slot_cudaDriverGetVersion);
+    static __cushim_fn_cudaDriverGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaEventCreate, __cushim_slot_cudaEventCreate);
+    static __cushim_fn_cudaEventCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaEventCreateWithFlags, __cushim_slot_cudaEventCreateWithFlags);
+    static __cushim_fn_cudaEventCreateWithFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaEventDestroy, __cushim_slot_cudaEventDestroy);
+    static __cushim_fn_cudaEventDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaEventElapsedTime, __cushim_slot_cudaEventElapsedTime);
+    static __cushim_fn_cudaEventElapsedTime;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaEventQuery, __cushim_slot_cudaEventQuery);
+    static __cushim_fn_cudaEventQuery;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaEventRecord, __cushim_slot_cudaEventRecord), export c"cudaEventRecord", name "cudaEventRecord", proc c"cudaEventRecord", version 0, since 0, per_thread [c"cudaEventRecord_ptsz", 0];
+    static __cushim_fn_cudaEventRecord, export c"cudaEventRecord", name "cudaEventRecord", proc c"cudaEventRecord", version 0, since 0, per_thread [c"cudaEventRecord_ptsz", 0];
     link [cudaEventRecord, cudaEventRecord_ptsz];
     returns status, fallback [];
     aliases [];
@@ -3806,7 +3794,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: ::core::ffi::c_uint) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaEventRecordWithFlags, __cushim_slot_cudaEventRecordWithFlags), export c"cudaEventRecordWithFlags", name "cudaEventRecordWithFlags", proc c"cudaEventRecordWithFlags", version 0, since 0, per_thread [c"cudaEventRecordWithFlags_ptsz", 0];
+    static __cushim_fn_cudaEventRecordWithFlags, export c"cudaEventRecordWithFlags", name "cudaEventRecordWithFlags", proc c"cudaEventRecordWithFlags", version 0, since 0, per_thread [c"cudaEventRecordWithFlags_ptsz", 0];
     link [cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz];
     returns status, fallback [];
     aliases [];
@@ -3814,38 +3802,38 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaEventSynchronize, __cushim_slot_cudaEventSynchronize);
+    static __cushim_fn_cudaEventSynchronize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaExternalMemoryGetMappedBuffer(devPtr: *mut *mut ::core::ffi::c_void, extMem: cudaExternalMemory_t, bufferDesc: *const cudaExternalMemoryBufferDesc) -> cudaError_t;
-    statics (__cushim_fn_cudaExternalMemoryGetMappedBuffer, __cushim_slot_cudaExternalMemoryGetMappedBuffer);
+    static __cushim_fn_cudaExternalMemoryGetMappedBuffer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaExternalMemoryGetMappedMipmappedArray(mipmap: *mut cudaMipmappedArray_t, extMem: cudaExternalMemory_t, mipmapDesc: *const cudaExternalMemoryMipmappedArrayDesc) -> cudaError_t;
-    statics (__cushim_fn_cudaExternalMemoryGetMappedMipmappedArray, __cushim_slot_cudaExternalMemoryGetMappedMipmappedArray);
+    static __cushim_fn_cudaExternalMemoryGetMappedMipmappedArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFree(devPtr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaFree, __cushim_slot_cudaFree);
+    static __cushim_fn_cudaFree;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFreeArray(array: cudaArray_t) -> cudaError_t;
-    statics (__cushim_fn_cudaFreeArray, __cushim_slot_cudaFreeArray);
+    static __cushim_fn_cudaFreeArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFreeAsync(devPtr: *mut ::core::ffi::c_void, hStream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaFreeAsync, __cushim_slot_cudaFreeAsync), export c"cudaFreeAsync", name "cudaFreeAsync", proc c"cudaFreeAsync", version 0, since 0, per_thread [c"cudaFreeAsync_ptsz", 0];
+    static __cushim_fn_cudaFreeAsync, export c"cudaFreeAsync", name "cudaFreeAsync", proc c"cudaFreeAsync", version 0, since 0, per_thread [c"cudaFreeAsync_ptsz", 0];
     link [cudaFreeAsync, cudaFreeAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -3853,87 +3841,87 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaFreeHost(ptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaFreeHost, __cushim_slot_cudaFreeHost);
+    static __cushim_fn_cudaFreeHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArray_t) -> cudaError_t;
-    statics (__cushim_fn_cudaFreeMipmappedArray, __cushim_slot_cudaFreeMipmappedArray);
+    static __cushim_fn_cudaFreeMipmappedArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaFuncGetAttributes, __cushim_slot_cudaFuncGetAttributes);
+    static __cushim_fn_cudaFuncGetAttributes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFuncGetName(name: *mut *const ::core::ffi::c_char, func: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaFuncGetName, __cushim_slot_cudaFuncGetName);
+    static __cushim_fn_cudaFuncGetName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFuncGetParamInfo(func: *const ::core::ffi::c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaFuncGetParamInfo, __cushim_slot_cudaFuncGetParamInfo);
+    static __cushim_fn_cudaFuncGetParamInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFuncSetAttribute(func: *const ::core::ffi::c_void, attr: cudaFuncAttribute, value: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaFuncSetAttribute, __cushim_slot_cudaFuncSetAttribute);
+    static __cushim_fn_cudaFuncSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFuncSetCacheConfig(func: *const ::core::ffi::c_void, cacheConfig: cudaFuncCache) -> cudaError_t;
-    statics (__cushim_fn_cudaFuncSetCacheConfig, __cushim_slot_cudaFuncSetCacheConfig);
+    static __cushim_fn_cudaFuncSetCacheConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaFuncSetSharedMemConfig(func: *const ::core::ffi::c_void, config: cudaSharedMemConfig) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaFuncSetSharedMemConfig, __cushim_slot_cudaFuncSetSharedMemConfig);
+    static __cushim_fn_cudaFuncSetSharedMemConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGetChannelDesc, __cushim_slot_cudaGetChannelDesc);
+    static __cushim_fn_cudaGetChannelDesc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetDevice(device: *mut ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaGetDevice, __cushim_slot_cudaGetDevice);
+    static __cushim_fn_cudaGetDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetDeviceCount(count: *mut ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaGetDeviceCount, __cushim_slot_cudaGetDeviceCount);
+    static __cushim_fn_cudaGetDeviceCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetDeviceFlags(flags: *mut ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGetDeviceFlags, __cushim_slot_cudaGetDeviceFlags);
+    static __cushim_fn_cudaGetDeviceFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaGetDeviceProperties, __cushim_slot_cudaGetDeviceProperties);
+    static __cushim_fn_cudaGetDeviceProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetDriverEntryPoint(symbol: *const ::core::ffi::c_char, funcPtr: *mut *mut ::core::ffi::c_void, flags: ::core::ffi::c_ulonglong, driverStatus: *mut cudaDriverEntryPointQueryResult) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaGetDriverEntryPoint, __cushim_slot_cudaGetDriverEntryPoint), export c"cudaGetDriverEntryPoint", name "cudaGetDriverEntryPoint", proc c"cudaGetDriverEntryPoint", version 0, since 0, per_thread [c"cudaGetDriverEntryPoint_ptsz", 0];
+    static __cushim_fn_cudaGetDriverEntryPoint, export c"cudaGetDriverEntryPoint", name "cudaGetDriverEntryPoint", proc c"cudaGetDriverEntryPoint", version 0, since 0, per_thread [c"cudaGetDriverEntryPoint_ptsz", 0];
     link [cudaGetDriverEntryPoint, cudaGetDriverEntryPoint_ptsz];
     returns status, fallback [];
     aliases [];
@@ -3942,7 +3930,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaGetDriverEntryPointByVersion(symbol: *const ::core::ffi::c_char, funcPtr: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_uint, flags: ::core::ffi::c_ulonglong, driverStatus: *mut cudaDriverEntryPointQueryResult) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaGetDriverEntryPointByVersion, __cushim_slot_cudaGetDriverEntryPointByVersion), export c"cudaGetDriverEntryPointByVersion", name "cudaGetDriverEntryPointByVersion", proc c"cudaGetDriverEntryPointByVersion", version 0, since 0, per_thread [c"cudaGetDriverEntryPointByVersion_ptsz", 0];
+    static __cushim_fn_cudaGetDriverEntryPointByVersion, export c"cudaGetDriverEntryPointByVersion", name "cudaGetDriverEntryPointByVersion", proc c"cudaGetDriverEntryPointByVersion", version 0, since 0, per_thread [c"cudaGetDriverEntryPointByVersion_ptsz", 0];
     link [cudaGetDriverEntryPointByVersion, cudaGetDriverEntryPointByVersion_ptsz];
     returns status, fallback [];
     aliases [];
@@ -3950,416 +3938,416 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGetErrorName(error: cudaError_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cudaGetErrorName, __cushim_slot_cudaGetErrorName);
+    static __cushim_fn_cudaGetErrorName;
     returns answer, fallback [error, Name];
 }
 
 cushim_shim! {
     fn cudaGetErrorString(error: cudaError_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cudaGetErrorString, __cushim_slot_cudaGetErrorString);
+    static __cushim_fn_cudaGetErrorString;
     returns answer, fallback [error, Text];
 }
 
 cushim_shim! {
     fn cudaGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGetExportTable, __cushim_slot_cudaGetExportTable);
+    static __cushim_fn_cudaGetExportTable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, symbolPtr: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaGetFuncBySymbol, __cushim_slot_cudaGetFuncBySymbol);
+    static __cushim_fn_cudaGetFuncBySymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaGetKernel, __cushim_slot_cudaGetKernel);
+    static __cushim_fn_cudaGetKernel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetLastError() -> cudaError_t;
-    statics (__cushim_fn_cudaGetLastError, __cushim_slot_cudaGetLastError);
+    static __cushim_fn_cudaGetLastError;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t, mipmappedArray: cudaMipmappedArray_const_t, level: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGetMipmappedArrayLevel, __cushim_slot_cudaGetMipmappedArrayLevel);
+    static __cushim_fn_cudaGetMipmappedArrayLevel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaResourceDesc, surfObject: cudaSurfaceObject_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGetSurfaceObjectResourceDesc, __cushim_slot_cudaGetSurfaceObjectResourceDesc);
+    static __cushim_fn_cudaGetSurfaceObjectResourceDesc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetSymbolAddress(devPtr: *mut *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaGetSymbolAddress, __cushim_slot_cudaGetSymbolAddress);
+    static __cushim_fn_cudaGetSymbolAddress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetSymbolSize(size: *mut usize, symbol: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaGetSymbolSize, __cushim_slot_cudaGetSymbolSize);
+    static __cushim_fn_cudaGetSymbolSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaResourceDesc, texObject: cudaTextureObject_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGetTextureObjectResourceDesc, __cushim_slot_cudaGetTextureObjectResourceDesc);
+    static __cushim_fn_cudaGetTextureObjectResourceDesc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut cudaResourceViewDesc, texObject: cudaTextureObject_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGetTextureObjectResourceViewDesc, __cushim_slot_cudaGetTextureObjectResourceViewDesc);
+    static __cushim_fn_cudaGetTextureObjectResourceViewDesc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGetTextureObjectTextureDesc, __cushim_slot_cudaGetTextureObjectTextureDesc);
+    static __cushim_fn_cudaGetTextureObjectTextureDesc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddChildGraphNode, __cushim_slot_cudaGraphAddChildGraphNode);
+    static __cushim_fn_cudaGraphAddChildGraphNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddDependencies, __cushim_slot_cudaGraphAddDependencies);
+    static __cushim_fn_cudaGraphAddDependencies;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddEmptyNode, __cushim_slot_cudaGraphAddEmptyNode);
+    static __cushim_fn_cudaGraphAddEmptyNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddEventRecordNode, __cushim_slot_cudaGraphAddEventRecordNode);
+    static __cushim_fn_cudaGraphAddEventRecordNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddEventWaitNode, __cushim_slot_cudaGraphAddEventWaitNode);
+    static __cushim_fn_cudaGraphAddEventWaitNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddExternalSemaphoresSignalNode, __cushim_slot_cudaGraphAddExternalSemaphoresSignalNode);
+    static __cushim_fn_cudaGraphAddExternalSemaphoresSignalNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddExternalSemaphoresWaitNode, __cushim_slot_cudaGraphAddExternalSemaphoresWaitNode);
+    static __cushim_fn_cudaGraphAddExternalSemaphoresWaitNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddHostNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaHostNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddHostNode, __cushim_slot_cudaGraphAddHostNode);
+    static __cushim_fn_cudaGraphAddHostNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddKernelNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddKernelNode, __cushim_slot_cudaGraphAddKernelNode);
+    static __cushim_fn_cudaGraphAddKernelNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemAllocNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaMemAllocNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemAllocNode, __cushim_slot_cudaGraphAddMemAllocNode);
+    static __cushim_fn_cudaGraphAddMemAllocNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemFreeNode, __cushim_slot_cudaGraphAddMemFreeNode);
+    static __cushim_fn_cudaGraphAddMemFreeNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pCopyParams: *const cudaMemcpy3DParms) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemcpyNode, __cushim_slot_cudaGraphAddMemcpyNode);
+    static __cushim_fn_cudaGraphAddMemcpyNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNode1D(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemcpyNode1D, __cushim_slot_cudaGraphAddMemcpyNode1D);
+    static __cushim_fn_cudaGraphAddMemcpyNode1D;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNodeFromSymbol(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemcpyNodeFromSymbol, __cushim_slot_cudaGraphAddMemcpyNodeFromSymbol);
+    static __cushim_fn_cudaGraphAddMemcpyNodeFromSymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemcpyNodeToSymbol(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemcpyNodeToSymbol, __cushim_slot_cudaGraphAddMemcpyNodeToSymbol);
+    static __cushim_fn_cudaGraphAddMemcpyNodeToSymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddMemsetNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pMemsetParams: *const cudaMemsetParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddMemsetNode, __cushim_slot_cudaGraphAddMemsetNode);
+    static __cushim_fn_cudaGraphAddMemsetNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphAddNode, __cushim_slot_cudaGraphAddNode);
+    static __cushim_fn_cudaGraphAddNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphChildGraphNodeGetGraph, __cushim_slot_cudaGraphChildGraphNodeGetGraph);
+    static __cushim_fn_cudaGraphChildGraphNodeGetGraph;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphClone, __cushim_slot_cudaGraphClone);
+    static __cushim_fn_cudaGraphClone;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphConditionalHandleCreate(pHandle_out: *mut cudaGraphConditionalHandle, graph: cudaGraph_t, defaultLaunchValue: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphConditionalHandleCreate, __cushim_slot_cudaGraphConditionalHandleCreate);
+    static __cushim_fn_cudaGraphConditionalHandleCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphCreate, __cushim_slot_cudaGraphCreate);
+    static __cushim_fn_cudaGraphCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphDebugDotPrint, __cushim_slot_cudaGraphDebugDotPrint);
+    static __cushim_fn_cudaGraphDebugDotPrint;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphDestroy, __cushim_slot_cudaGraphDestroy);
+    static __cushim_fn_cudaGraphDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphDestroyNode, __cushim_slot_cudaGraphDestroyNode);
+    static __cushim_fn_cudaGraphDestroyNode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphEventRecordNodeGetEvent, __cushim_slot_cudaGraphEventRecordNodeGetEvent);
+    static __cushim_fn_cudaGraphEventRecordNodeGetEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphEventRecordNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphEventRecordNodeSetEvent, __cushim_slot_cudaGraphEventRecordNodeSetEvent);
+    static __cushim_fn_cudaGraphEventRecordNodeSetEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphEventWaitNodeGetEvent, __cushim_slot_cudaGraphEventWaitNodeGetEvent);
+    static __cushim_fn_cudaGraphEventWaitNodeGetEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphEventWaitNodeSetEvent(node: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphEventWaitNodeSetEvent, __cushim_slot_cudaGraphEventWaitNodeSetEvent);
+    static __cushim_fn_cudaGraphEventWaitNodeSetEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecChildGraphNodeSetParams, __cushim_slot_cudaGraphExecChildGraphNodeSetParams);
+    static __cushim_fn_cudaGraphExecChildGraphNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecDestroy, __cushim_slot_cudaGraphExecDestroy);
+    static __cushim_fn_cudaGraphExecDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecEventRecordNodeSetEvent, __cushim_slot_cudaGraphExecEventRecordNodeSetEvent);
+    static __cushim_fn_cudaGraphExecEventRecordNodeSetEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecEventWaitNodeSetEvent, __cushim_slot_cudaGraphExecEventWaitNodeSetEvent);
+    static __cushim_fn_cudaGraphExecEventWaitNodeSetEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams);
+    static __cushim_fn_cudaGraphExecExternalSemaphoresSignalNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams);
+    static __cushim_fn_cudaGraphExecExternalSemaphoresWaitNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut ::core::ffi::c_ulonglong) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecGetFlags, __cushim_slot_cudaGraphExecGetFlags);
+    static __cushim_fn_cudaGraphExecGetFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecHostNodeSetParams, __cushim_slot_cudaGraphExecHostNodeSetParams);
+    static __cushim_fn_cudaGraphExecHostNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecKernelNodeSetParams, __cushim_slot_cudaGraphExecKernelNodeSetParams);
+    static __cushim_fn_cudaGraphExecKernelNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParams, __cushim_slot_cudaGraphExecMemcpyNodeSetParams);
+    static __cushim_fn_cudaGraphExecMemcpyNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParams1D, __cushim_slot_cudaGraphExecMemcpyNodeSetParams1D);
+    static __cushim_fn_cudaGraphExecMemcpyNodeSetParams1D;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParamsFromSymbol, __cushim_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol);
+    static __cushim_fn_cudaGraphExecMemcpyNodeSetParamsFromSymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecMemcpyNodeSetParamsToSymbol, __cushim_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol);
+    static __cushim_fn_cudaGraphExecMemcpyNodeSetParamsToSymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecMemsetNodeSetParams, __cushim_slot_cudaGraphExecMemsetNodeSetParams);
+    static __cushim_fn_cudaGraphExecMemsetNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecNodeSetParams, __cushim_slot_cudaGraphExecNodeSetParams);
+    static __cushim_fn_cudaGraphExecNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: *mut cudaGraphExecUpdateResultInfo) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExecUpdate, __cushim_slot_cudaGraphExecUpdate);
+    static __cushim_fn_cudaGraphExecUpdate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out: *mut cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cudaGraphExternalSemaphoresSignalNodeGetParams);
+    static __cushim_fn_cudaGraphExternalSemaphoresSignalNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresSignalNodeSetParams(hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cudaGraphExternalSemaphoresSignalNodeSetParams);
+    static __cushim_fn_cudaGraphExternalSemaphoresSignalNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out: *mut cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cudaGraphExternalSemaphoresWaitNodeGetParams);
+    static __cushim_fn_cudaGraphExternalSemaphoresWaitNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphExternalSemaphoresWaitNodeSetParams(hNode: cudaGraphNode_t, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cudaGraphExternalSemaphoresWaitNodeSetParams);
+    static __cushim_fn_cudaGraphExternalSemaphoresWaitNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphGetEdges, __cushim_slot_cudaGraphGetEdges);
+    static __cushim_fn_cudaGraphGetEdges;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphGetNodes, __cushim_slot_cudaGraphGetNodes);
+    static __cushim_fn_cudaGraphGetNodes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t, pNumRootNodes: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphGetRootNodes, __cushim_slot_cudaGraphGetRootNodes);
+    static __cushim_fn_cudaGraphGetRootNodes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphHostNodeGetParams, __cushim_slot_cudaGraphHostNodeGetParams);
+    static __cushim_fn_cudaGraphHostNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphHostNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaHostNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphHostNodeSetParams, __cushim_slot_cudaGraphHostNodeSetParams);
+    static __cushim_fn_cudaGraphHostNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: ::core::ffi::c_ulonglong) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphInstantiate, __cushim_slot_cudaGraphInstantiate);
+    static __cushim_fn_cudaGraphInstantiate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: ::core::ffi::c_ulonglong) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphInstantiateWithFlags, __cushim_slot_cudaGraphInstantiateWithFlags);
+    static __cushim_fn_cudaGraphInstantiateWithFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphInstantiateWithParams(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, instantiateParams: *mut cudaGraphInstantiateParams) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaGraphInstantiateWithParams, __cushim_slot_cudaGraphInstantiateWithParams), export c"cudaGraphInstantiateWithParams", name "cudaGraphInstantiateWithParams", proc c"cudaGraphInstantiateWithParams", version 0, since 0, per_thread [c"cudaGraphInstantiateWithParams_ptsz", 0];
+    static __cushim_fn_cudaGraphInstantiateWithParams, export c"cudaGraphInstantiateWithParams", name "cudaGraphInstantiateWithParams", proc c"cudaGraphInstantiateWithParams", version 0, since 0, per_thread [c"cudaGraphInstantiateWithParams_ptsz", 0];
     link [cudaGraphInstantiateWithParams, cudaGraphInstantiateWithParams_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4367,38 +4355,38 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphKernelNodeCopyAttributes, __cushim_slot_cudaGraphKernelNodeCopyAttributes);
+    static __cushim_fn_cudaGraphKernelNodeCopyAttributes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphKernelNodeGetAttribute, __cushim_slot_cudaGraphKernelNodeGetAttribute);
+    static __cushim_fn_cudaGraphKernelNodeGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphKernelNodeGetParams, __cushim_slot_cudaGraphKernelNodeGetParams);
+    static __cushim_fn_cudaGraphKernelNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphKernelNodeSetAttribute, __cushim_slot_cudaGraphKernelNodeSetAttribute);
+    static __cushim_fn_cudaGraphKernelNodeSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphKernelNodeSetParams, __cushim_slot_cudaGraphKernelNodeSetParams);
+    static __cushim_fn_cudaGraphKernelNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphLaunch(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaGraphLaunch, __cushim_slot_cudaGraphLaunch), export c"cudaGraphLaunch", name "cudaGraphLaunch", proc c"cudaGraphLaunch", version 0, since 0, per_thread [c"cudaGraphLaunch_ptsz", 0];
+    static __cushim_fn_cudaGraphLaunch, export c"cudaGraphLaunch", name "cudaGraphLaunch", proc c"cudaGraphLaunch", version 0, since 0, per_thread [c"cudaGraphLaunch_ptsz", 0];
     link [cudaGraphLaunch, cudaGraphLaunch_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4406,122 +4394,122 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemAllocNodeGetParams, __cushim_slot_cudaGraphMemAllocNodeGetParams);
+    static __cushim_fn_cudaGraphMemAllocNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dptr_out: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemFreeNodeGetParams, __cushim_slot_cudaGraphMemFreeNodeGetParams);
+    static __cushim_fn_cudaGraphMemFreeNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemcpyNodeGetParams, __cushim_slot_cudaGraphMemcpyNodeGetParams);
+    static __cushim_fn_cudaGraphMemcpyNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParams, __cushim_slot_cudaGraphMemcpyNodeSetParams);
+    static __cushim_fn_cudaGraphMemcpyNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParams1D(node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParams1D, __cushim_slot_cudaGraphMemcpyNodeSetParams1D);
+    static __cushim_fn_cudaGraphMemcpyNodeSetParams1D;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParamsFromSymbol(node: cudaGraphNode_t, dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParamsFromSymbol, __cushim_slot_cudaGraphMemcpyNodeSetParamsFromSymbol);
+    static __cushim_fn_cudaGraphMemcpyNodeSetParamsFromSymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNode_t, symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemcpyNodeSetParamsToSymbol, __cushim_slot_cudaGraphMemcpyNodeSetParamsToSymbol);
+    static __cushim_fn_cudaGraphMemcpyNodeSetParamsToSymbol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemsetNodeGetParams, __cushim_slot_cudaGraphMemsetNodeGetParams);
+    static __cushim_fn_cudaGraphMemsetNodeGetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphMemsetNodeSetParams, __cushim_slot_cudaGraphMemsetNodeSetParams);
+    static __cushim_fn_cudaGraphMemsetNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeFindInClone, __cushim_slot_cudaGraphNodeFindInClone);
+    static __cushim_fn_cudaGraphNodeFindInClone;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeGetDependencies, __cushim_slot_cudaGraphNodeGetDependencies);
+    static __cushim_fn_cudaGraphNodeGetDependencies;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeGetDependentNodes, __cushim_slot_cudaGraphNodeGetDependentNodes);
+    static __cushim_fn_cudaGraphNodeGetDependentNodes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: *mut ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeGetEnabled, __cushim_slot_cudaGraphNodeGetEnabled);
+    static __cushim_fn_cudaGraphNodeGetEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut cudaGraphNodeType) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeGetType, __cushim_slot_cudaGraphNodeGetType);
+    static __cushim_fn_cudaGraphNodeGetType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeSetEnabled, __cushim_slot_cudaGraphNodeSetEnabled);
+    static __cushim_fn_cudaGraphNodeSetEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphNodeSetParams, __cushim_slot_cudaGraphNodeSetParams);
+    static __cushim_fn_cudaGraphNodeSetParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphReleaseUserObject, __cushim_slot_cudaGraphReleaseUserObject);
+    static __cushim_fn_cudaGraphReleaseUserObject;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphRemoveDependencies, __cushim_slot_cudaGraphRemoveDependencies);
+    static __cushim_fn_cudaGraphRemoveDependencies;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphRetainUserObject, __cushim_slot_cudaGraphRetainUserObject);
+    static __cushim_fn_cudaGraphRetainUserObject;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphUpload(graphExec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaGraphUpload, __cushim_slot_cudaGraphUpload), export c"cudaGraphUpload", name "cudaGraphUpload", proc c"cudaGraphUpload", version 0, since 0, per_thread [c"cudaGraphUpload_ptsz", 0];
+    static __cushim_fn_cudaGraphUpload, export c"cudaGraphUpload", name "cudaGraphUpload", proc c"cudaGraphUpload", version 0, since 0, per_thread [c"cudaGraphUpload_ptsz", 0];
     link [cudaGraphUpload, cudaGraphUpload_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4529,134 +4517,134 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaGraphicsMapResources(count: ::core::ffi::c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsMapResources, __cushim_slot_cudaGraphicsMapResources);
+    static __cushim_fn_cudaGraphicsMapResources;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphicsResourceGetMappedMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, resource: cudaGraphicsResource_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cudaGraphicsResourceGetMappedMipmappedArray);
+    static __cushim_fn_cudaGraphicsResourceGetMappedMipmappedArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphicsResourceGetMappedPointer(devPtr: *mut *mut ::core::ffi::c_void, size: *mut usize, resource: cudaGraphicsResource_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsResourceGetMappedPointer, __cushim_slot_cudaGraphicsResourceGetMappedPointer);
+    static __cushim_fn_cudaGraphicsResourceGetMappedPointer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphicsResourceSetMapFlags(resource: cudaGraphicsResource_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsResourceSetMapFlags, __cushim_slot_cudaGraphicsResourceSetMapFlags);
+    static __cushim_fn_cudaGraphicsResourceSetMapFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphicsSubResourceGetMappedArray(array: *mut cudaArray_t, resource: cudaGraphicsResource_t, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsSubResourceGetMappedArray, __cushim_slot_cudaGraphicsSubResourceGetMappedArray);
+    static __cushim_fn_cudaGraphicsSubResourceGetMappedArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphicsUnmapResources(count: ::core::ffi::c_int, resources: *mut cudaGraphicsResource_t, stream: cudaStream_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsUnmapResources, __cushim_slot_cudaGraphicsUnmapResources);
+    static __cushim_fn_cudaGraphicsUnmapResources;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaGraphicsUnregisterResource(resource: cudaGraphicsResource_t) -> cudaError_t;
-    statics (__cushim_fn_cudaGraphicsUnregisterResource, __cushim_slot_cudaGraphicsUnregisterResource);
+    static __cushim_fn_cudaGraphicsUnregisterResource;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaHostAlloc(pHost: *mut *mut ::core::ffi::c_void, size: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaHostAlloc, __cushim_slot_cudaHostAlloc);
+    static __cushim_fn_cudaHostAlloc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaHostGetDevicePointer(pDevice: *mut *mut ::core::ffi::c_void, pHost: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaHostGetDevicePointer, __cushim_slot_cudaHostGetDevicePointer);
+    static __cushim_fn_cudaHostGetDevicePointer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaHostGetFlags(pFlags: *mut ::core::ffi::c_uint, pHost: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaHostGetFlags, __cushim_slot_cudaHostGetFlags);
+    static __cushim_fn_cudaHostGetFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaHostRegister(ptr: *mut ::core::ffi::c_void, size: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaHostRegister, __cushim_slot_cudaHostRegister);
+    static __cushim_fn_cudaHostRegister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaHostUnregister(ptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaHostUnregister, __cushim_slot_cudaHostUnregister);
+    static __cushim_fn_cudaHostUnregister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaImportExternalMemory(extMem_out: *mut cudaExternalMemory_t, memHandleDesc: *const cudaExternalMemoryHandleDesc) -> cudaError_t;
-    statics (__cushim_fn_cudaImportExternalMemory, __cushim_slot_cudaImportExternalMemory);
+    static __cushim_fn_cudaImportExternalMemory;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaImportExternalSemaphore(extSem_out: *mut cudaExternalSemaphore_t, semHandleDesc: *const cudaExternalSemaphoreHandleDesc) -> cudaError_t;
-    statics (__cushim_fn_cudaImportExternalSemaphore, __cushim_slot_cudaImportExternalSemaphore);
+    static __cushim_fn_cudaImportExternalSemaphore;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaInitDevice(device: ::core::ffi::c_int, deviceFlags: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaInitDevice, __cushim_slot_cudaInitDevice);
+    static __cushim_fn_cudaInitDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaIpcCloseMemHandle(devPtr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaIpcCloseMemHandle, __cushim_slot_cudaIpcCloseMemHandle);
+    static __cushim_fn_cudaIpcCloseMemHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaIpcGetEventHandle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> cudaError_t;
-    statics (__cushim_fn_cudaIpcGetEventHandle, __cushim_slot_cudaIpcGetEventHandle);
+    static __cushim_fn_cudaIpcGetEventHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaIpcGetMemHandle(handle: *mut cudaIpcMemHandle_t, devPtr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaIpcGetMemHandle, __cushim_slot_cudaIpcGetMemHandle);
+    static __cushim_fn_cudaIpcGetMemHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaIpcOpenEventHandle(event: *mut cudaEvent_t, handle: cudaIpcEventHandle_t) -> cudaError_t;
-    statics (__cushim_fn_cudaIpcOpenEventHandle, __cushim_slot_cudaIpcOpenEventHandle);
+    static __cushim_fn_cudaIpcOpenEventHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaIpcOpenMemHandle(devPtr: *mut *mut ::core::ffi::c_void, handle: cudaIpcMemHandle_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaIpcOpenMemHandle, __cushim_slot_cudaIpcOpenMemHandle);
+    static __cushim_fn_cudaIpcOpenMemHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: ::core::ffi::c_int, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaKernelSetAttributeForDevice, __cushim_slot_cudaKernelSetAttributeForDevice);
+    static __cushim_fn_cudaKernelSetAttributeForDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLaunchCooperativeKernel(func: *const ::core::ffi::c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut ::core::ffi::c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaLaunchCooperativeKernel, __cushim_slot_cudaLaunchCooperativeKernel), export c"cudaLaunchCooperativeKernel", name "cudaLaunchCooperativeKernel", proc c"cudaLaunchCooperativeKernel", version 0, since 0, per_thread [c"cudaLaunchCooperativeKernel_ptsz", 0];
+    static __cushim_fn_cudaLaunchCooperativeKernel, export c"cudaLaunchCooperativeKernel", name "cudaLaunchCooperativeKernel", proc c"cudaLaunchCooperativeKernel", version 0, since 0, per_thread [c"cudaLaunchCooperativeKernel_ptsz", 0];
     link [cudaLaunchCooperativeKernel, cudaLaunchCooperativeKernel_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4665,7 +4653,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaLaunchHostFunc(stream: cudaStream_t, fn_: cudaHostFn_t, userData: *mut ::core::ffi::c_void) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaLaunchHostFunc, __cushim_slot_cudaLaunchHostFunc), export c"cudaLaunchHostFunc", name "cudaLaunchHostFunc", proc c"cudaLaunchHostFunc", version 0, since 0, per_thread [c"cudaLaunchHostFunc_ptsz", 0];
+    static __cushim_fn_cudaLaunchHostFunc, export c"cudaLaunchHostFunc", name "cudaLaunchHostFunc", proc c"cudaLaunchHostFunc", version 0, since 0, per_thread [c"cudaLaunchHostFunc_ptsz", 0];
     link [cudaLaunchHostFunc, cudaLaunchHostFunc_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4674,7 +4662,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaLaunchKernel(func: *const ::core::ffi::c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut ::core::ffi::c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaLaunchKernel, __cushim_slot_cudaLaunchKernel), export c"cudaLaunchKernel", name "cudaLaunchKernel", proc c"cudaLaunchKernel", version 0, since 0, per_thread [c"cudaLaunchKernel_ptsz", 0];
+    static __cushim_fn_cudaLaunchKernel, export c"cudaLaunchKernel", name "cudaLaunchKernel", proc c"cudaLaunchKernel", version 0, since 0, per_thread [c"cudaLaunchKernel_ptsz", 0];
     link [cudaLaunchKernel, cudaLaunchKernel_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4683,7 +4671,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const ::core::ffi::c_void, args: *mut *mut ::core::ffi::c_void) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaLaunchKernelExC, __cushim_slot_cudaLaunchKernelExC), export c"cudaLaunchKernelExC", name "cudaLaunchKernelExC", proc c"cudaLaunchKernelExC", version 0, since 0, per_thread [c"cudaLaunchKernelExC_ptsz", 0];
+    static __cushim_fn_cudaLaunchKernelExC, export c"cudaLaunchKernelExC", name "cudaLaunchKernelExC", proc c"cudaLaunchKernelExC", version 0, since 0, per_thread [c"cudaLaunchKernelExC_ptsz", 0];
     link [cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4691,116 +4679,116 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaLibraryEnumerateKernels(kernels: *mut cudaKernel_t, numKernels: ::core::ffi::c_uint, lib: cudaLibrary_t) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryEnumerateKernels, __cushim_slot_cudaLibraryEnumerateKernels);
+    static __cushim_fn_cudaLibraryEnumerateKernels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetGlobal(dptr: *mut *mut ::core::ffi::c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const ::core::ffi::c_char) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryGetGlobal, __cushim_slot_cudaLibraryGetGlobal);
+    static __cushim_fn_cudaLibraryGetGlobal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const ::core::ffi::c_char) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryGetKernel, __cushim_slot_cudaLibraryGetKernel);
+    static __cushim_fn_cudaLibraryGetKernel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetKernelCount(count: *mut ::core::ffi::c_uint, lib: cudaLibrary_t) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryGetKernelCount, __cushim_slot_cudaLibraryGetKernelCount);
+    static __cushim_fn_cudaLibraryGetKernelCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetManaged(dptr: *mut *mut ::core::ffi::c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const ::core::ffi::c_char) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryGetManaged, __cushim_slot_cudaLibraryGetManaged);
+    static __cushim_fn_cudaLibraryGetManaged;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryGetUnifiedFunction(fptr: *mut *mut ::core::ffi::c_void, library: cudaLibrary_t, symbol: *const ::core::ffi::c_char) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryGetUnifiedFunction, __cushim_slot_cudaLibraryGetUnifiedFunction);
+    static __cushim_fn_cudaLibraryGetUnifiedFunction;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryLoadData(library: *mut cudaLibrary_t, code: *const ::core::ffi::c_void, jitOptions: *mut cudaJitOption, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut cudaLibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryLoadData, __cushim_slot_cudaLibraryLoadData);
+    static __cushim_fn_cudaLibraryLoadData;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryLoadFromFile(library: *mut cudaLibrary_t, fileName: *const ::core::ffi::c_char, jitOptions: *mut cudaJitOption, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut cudaLibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryLoadFromFile, __cushim_slot_cudaLibraryLoadFromFile);
+    static __cushim_fn_cudaLibraryLoadFromFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_t;
-    statics (__cushim_fn_cudaLibraryUnload, __cushim_slot_cudaLibraryUnload);
+    static __cushim_fn_cudaLibraryUnload;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaLogsCurrent, __cushim_slot_cudaLogsCurrent);
+    static __cushim_fn_cudaLogsCurrent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLogsDumpToFile(iterator: *mut cudaLogIterator, pathToFile: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaLogsDumpToFile, __cushim_slot_cudaLogsDumpToFile);
+    static __cushim_fn_cudaLogsDumpToFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLogsDumpToMemory(iterator: *mut cudaLogIterator, buffer: *mut ::core::ffi::c_char, size: *mut usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaLogsDumpToMemory, __cushim_slot_cudaLogsDumpToMemory);
+    static __cushim_fn_cudaLogsDumpToMemory;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLogsRegisterCallback(callbackFunc: cudaLogsCallback_t, userData: *mut ::core::ffi::c_void, callback_out: *mut cudaLogsCallbackHandle) -> cudaError_t;
-    statics (__cushim_fn_cudaLogsRegisterCallback, __cushim_slot_cudaLogsRegisterCallback);
+    static __cushim_fn_cudaLogsRegisterCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaLogsUnregisterCallback(callback: cudaLogsCallbackHandle) -> cudaError_t;
-    statics (__cushim_fn_cudaLogsUnregisterCallback, __cushim_slot_cudaLogsUnregisterCallback);
+    static __cushim_fn_cudaLogsUnregisterCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMalloc(devPtr: *mut *mut ::core::ffi::c_void, size: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMalloc, __cushim_slot_cudaMalloc);
+    static __cushim_fn_cudaMalloc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent: cudaExtent) -> cudaError_t;
-    statics (__cushim_fn_cudaMalloc3D, __cushim_slot_cudaMalloc3D);
+    static __cushim_fn_cudaMalloc3D;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaMalloc3DArray, __cushim_slot_cudaMalloc3DArray);
+    static __cushim_fn_cudaMalloc3DArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMallocArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaMallocArray, __cushim_slot_cudaMallocArray);
+    static __cushim_fn_cudaMallocArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMallocAsync(devPtr: *mut *mut ::core::ffi::c_void, size: usize, hStream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMallocAsync, __cushim_slot_cudaMallocAsync), export c"cudaMallocAsync", name "cudaMallocAsync", proc c"cudaMallocAsync", version 0, since 0, per_thread [c"cudaMallocAsync_ptsz", 0];
+    static __cushim_fn_cudaMallocAsync, export c"cudaMallocAsync", name "cudaMallocAsync", proc c"cudaMallocAsync", version 0, since 0, per_thread [c"cudaMallocAsync_ptsz", 0];
     link [cudaMallocAsync, cudaMallocAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4809,7 +4797,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMallocFromPoolAsync(ptr: *mut *mut ::core::ffi::c_void, size: usize, memPool: cudaMemPool_t, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMallocFromPoolAsync, __cushim_slot_cudaMallocFromPoolAsync), export c"cudaMallocFromPoolAsync", name "cudaMallocFromPoolAsync", proc c"cudaMallocFromPoolAsync", version 0, since 0, per_thread [c"cudaMallocFromPoolAsync_ptsz", 0];
+    static __cushim_fn_cudaMallocFromPoolAsync, export c"cudaMallocFromPoolAsync", name "cudaMallocFromPoolAsync", proc c"cudaMallocFromPoolAsync", version 0, since 0, per_thread [c"cudaMallocFromPoolAsync_ptsz", 0];
     link [cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4817,38 +4805,38 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMallocHost(ptr: *mut *mut ::core::ffi::c_void, size: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMallocHost, __cushim_slot_cudaMallocHost);
+    static __cushim_fn_cudaMallocHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMallocManaged(devPtr: *mut *mut ::core::ffi::c_void, size: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaMallocManaged, __cushim_slot_cudaMallocManaged);
+    static __cushim_fn_cudaMallocManaged;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaMallocMipmappedArray, __cushim_slot_cudaMallocMipmappedArray);
+    static __cushim_fn_cudaMallocMipmappedArray;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMallocPitch(devPtr: *mut *mut ::core::ffi::c_void, pitch: *mut usize, width: usize, height: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMallocPitch, __cushim_slot_cudaMallocPitch);
+    static __cushim_fn_cudaMallocPitch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemAdvise(devPtr: *const ::core::ffi::c_void, count: usize, advice: cudaMemoryAdvise, location: cudaMemLocation) -> cudaError_t;
-    statics (__cushim_fn_cudaMemAdvise, __cushim_slot_cudaMemAdvise);
+    static __cushim_fn_cudaMemAdvise;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemDiscardAndPrefetchBatchAsync(dptrs: *mut *mut ::core::ffi::c_void, sizes: *mut usize, count: usize, prefetchLocs: *mut cudaMemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemDiscardAndPrefetchBatchAsync, __cushim_slot_cudaMemDiscardAndPrefetchBatchAsync), export c"cudaMemDiscardAndPrefetchBatchAsync", name "cudaMemDiscardAndPrefetchBatchAsync", proc c"cudaMemDiscardAndPrefetchBatchAsync", version 0, since 0, per_thread [c"cudaMemDiscardAndPrefetchBatchAsync_ptsz", 0];
+    static __cushim_fn_cudaMemDiscardAndPrefetchBatchAsync, export c"cudaMemDiscardAndPrefetchBatchAsync", name "cudaMemDiscardAndPrefetchBatchAsync", proc c"cudaMemDiscardAndPrefetchBatchAsync", version 0, since 0, per_thread [c"cudaMemDiscardAndPrefetchBatchAsync_ptsz", 0];
     link [cudaMemDiscardAndPrefetchBatchAsync, cudaMemDiscardAndPrefetchBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4857,7 +4845,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemDiscardBatchAsync(dptrs: *mut *mut ::core::ffi::c_void, sizes: *mut usize, count: usize, flags: ::core::ffi::c_ulonglong, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemDiscardBatchAsync, __cushim_slot_cudaMemDiscardBatchAsync), export c"cudaMemDiscardBatchAsync", name "cudaMemDiscardBatchAsync", proc c"cudaMemDiscardBatchAsync", version 0, since 0, per_thread [c"cudaMemDiscardBatchAsync_ptsz", 0];
+    static __cushim_fn_cudaMemDiscardBatchAsync, export c"cudaMemDiscardBatchAsync", name "cudaMemDiscardBatchAsync", proc c"cudaMemDiscardBatchAsync", version 0, since 0, per_thread [c"cudaMemDiscardBatchAsync_ptsz", 0];
     link [cudaMemDiscardBatchAsync, cudaMemDiscardBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4865,92 +4853,92 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMemGetDefaultMemPool(memPool: *mut cudaMemPool_t, location: *mut cudaMemLocation, type_: cudaMemAllocationType) -> cudaError_t;
-    statics (__cushim_fn_cudaMemGetDefaultMemPool, __cushim_slot_cudaMemGetDefaultMemPool);
+    static __cushim_fn_cudaMemGetDefaultMemPool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMemGetInfo, __cushim_slot_cudaMemGetInfo);
+    static __cushim_fn_cudaMemGetInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemGetMemPool(memPool: *mut cudaMemPool_t, location: *mut cudaMemLocation, type_: cudaMemAllocationType) -> cudaError_t;
-    statics (__cushim_fn_cudaMemGetMemPool, __cushim_slot_cudaMemGetMemPool);
+    static __cushim_fn_cudaMemGetMemPool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolCreate, __cushim_slot_cudaMemPoolCreate);
+    static __cushim_fn_cudaMemPoolCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolDestroy(memPool: cudaMemPool_t) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolDestroy, __cushim_slot_cudaMemPoolDestroy);
+    static __cushim_fn_cudaMemPoolDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolExportPointer(exportData: *mut cudaMemPoolPtrExportData, ptr: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolExportPointer, __cushim_slot_cudaMemPoolExportPointer);
+    static __cushim_fn_cudaMemPoolExportPointer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, memPool: cudaMemPool_t, handleType: cudaMemAllocationHandleType, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolExportToShareableHandle, __cushim_slot_cudaMemPoolExportToShareableHandle);
+    static __cushim_fn_cudaMemPoolExportToShareableHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolGetAccess(flags: *mut cudaMemAccessFlags, memPool: cudaMemPool_t, location: *mut cudaMemLocation) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolGetAccess, __cushim_slot_cudaMemPoolGetAccess);
+    static __cushim_fn_cudaMemPoolGetAccess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolGetAttribute, __cushim_slot_cudaMemPoolGetAttribute);
+    static __cushim_fn_cudaMemPoolGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolImportFromShareableHandle(memPool: *mut cudaMemPool_t, shareableHandle: *mut ::core::ffi::c_void, handleType: cudaMemAllocationHandleType, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolImportFromShareableHandle, __cushim_slot_cudaMemPoolImportFromShareableHandle);
+    static __cushim_fn_cudaMemPoolImportFromShareableHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolImportPointer(ptr: *mut *mut ::core::ffi::c_void, memPool: cudaMemPool_t, exportData: *mut cudaMemPoolPtrExportData) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolImportPointer, __cushim_slot_cudaMemPoolImportPointer);
+    static __cushim_fn_cudaMemPoolImportPointer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolSetAccess(memPool: cudaMemPool_t, descList: *const cudaMemAccessDesc, count: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolSetAccess, __cushim_slot_cudaMemPoolSetAccess);
+    static __cushim_fn_cudaMemPoolSetAccess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: *mut ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolSetAttribute, __cushim_slot_cudaMemPoolSetAttribute);
+    static __cushim_fn_cudaMemPoolSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPoolTrimTo(memPool: cudaMemPool_t, minBytesToKeep: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMemPoolTrimTo, __cushim_slot_cudaMemPoolTrimTo);
+    static __cushim_fn_cudaMemPoolTrimTo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemPrefetchAsync(devPtr: *const ::core::ffi::c_void, count: usize, location: cudaMemLocation, flags: ::core::ffi::c_uint, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemPrefetchAsync, __cushim_slot_cudaMemPrefetchAsync), export c"cudaMemPrefetchAsync", name "cudaMemPrefetchAsync", proc c"cudaMemPrefetchAsync", version 0, since 0, per_thread [c"cudaMemPrefetchAsync_ptsz", 0];
+    static __cushim_fn_cudaMemPrefetchAsync, export c"cudaMemPrefetchAsync", name "cudaMemPrefetchAsync", proc c"cudaMemPrefetchAsync", version 0, since 0, per_thread [c"cudaMemPrefetchAsync_ptsz", 0];
     link [cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4959,7 +4947,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemPrefetchBatchAsync(dptrs: *mut *mut ::core::ffi::c_void, sizes: *mut usize, count: usize, prefetchLocs: *mut cudaMemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemPrefetchBatchAsync, __cushim_slot_cudaMemPrefetchBatchAsync), export c"cudaMemPrefetchBatchAsync", name "cudaMemPrefetchBatchAsync", proc c"cudaMemPrefetchBatchAsync", version 0, since 0, per_thread [c"cudaMemPrefetchBatchAsync_ptsz", 0];
+    static __cushim_fn_cudaMemPrefetchBatchAsync, export c"cudaMemPrefetchBatchAsync", name "cudaMemPrefetchBatchAsync", proc c"cudaMemPrefetchBatchAsync", version 0, since 0, per_thread [c"cudaMemPrefetchBatchAsync_ptsz", 0];
     link [cudaMemPrefetchBatchAsync, cudaMemPrefetchBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -4967,26 +4955,26 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: cudaMemRangeAttribute, devPtr: *const ::core::ffi::c_void, count: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMemRangeGetAttribute, __cushim_slot_cudaMemRangeGetAttribute);
+    static __cushim_fn_cudaMemRangeGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut cudaMemRangeAttribute, numAttributes: usize, devPtr: *const ::core::ffi::c_void, count: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMemRangeGetAttributes, __cushim_slot_cudaMemRangeGetAttributes);
+    static __cushim_fn_cudaMemRangeGetAttributes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemSetMemPool(location: *mut cudaMemLocation, type_: cudaMemAllocationType, memPool: cudaMemPool_t) -> cudaError_t;
-    statics (__cushim_fn_cudaMemSetMemPool, __cushim_slot_cudaMemSetMemPool);
+    static __cushim_fn_cudaMemSetMemPool;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemcpy(dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy, __cushim_slot_cudaMemcpy), export c"cudaMemcpy", name "cudaMemcpy", proc c"cudaMemcpy", version 0, since 0, per_thread [c"cudaMemcpy_ptds", 0];
+    static __cushim_fn_cudaMemcpy, export c"cudaMemcpy", name "cudaMemcpy", proc c"cudaMemcpy", version 0, since 0, per_thread [c"cudaMemcpy_ptds", 0];
     link [cudaMemcpy, cudaMemcpy_ptds];
     returns status, fallback [];
     aliases [];
@@ -4995,7 +4983,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2D(dst: *mut ::core::ffi::c_void, dpitch: usize, src: *const ::core::ffi::c_void, spitch: usize, width: usize, height: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2D, __cushim_slot_cudaMemcpy2D), export c"cudaMemcpy2D", name "cudaMemcpy2D", proc c"cudaMemcpy2D", version 0, since 0, per_thread [c"cudaMemcpy2D_ptds", 0];
+    static __cushim_fn_cudaMemcpy2D, export c"cudaMemcpy2D", name "cudaMemcpy2D", proc c"cudaMemcpy2D", version 0, since 0, per_thread [c"cudaMemcpy2D_ptds", 0];
     link [cudaMemcpy2D, cudaMemcpy2D_ptds];
     returns status, fallback [];
     aliases [];
@@ -5004,7 +4992,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2DArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2DArrayToArray, __cushim_slot_cudaMemcpy2DArrayToArray), export c"cudaMemcpy2DArrayToArray", name "cudaMemcpy2DArrayToArray", proc c"cudaMemcpy2DArrayToArray", version 0, since 0, per_thread [c"cudaMemcpy2DArrayToArray_ptds", 0];
+    static __cushim_fn_cudaMemcpy2DArrayToArray, export c"cudaMemcpy2DArrayToArray", name "cudaMemcpy2DArrayToArray", proc c"cudaMemcpy2DArrayToArray", version 0, since 0, per_thread [c"cudaMemcpy2DArrayToArray_ptds", 0];
     link [cudaMemcpy2DArrayToArray, cudaMemcpy2DArrayToArray_ptds];
     returns status, fallback [];
     aliases [];
@@ -5013,7 +5001,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2DAsync(dst: *mut ::core::ffi::c_void, dpitch: usize, src: *const ::core::ffi::c_void, spitch: usize, width: usize, height: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2DAsync, __cushim_slot_cudaMemcpy2DAsync), export c"cudaMemcpy2DAsync", name "cudaMemcpy2DAsync", proc c"cudaMemcpy2DAsync", version 0, since 0, per_thread [c"cudaMemcpy2DAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpy2DAsync, export c"cudaMemcpy2DAsync", name "cudaMemcpy2DAsync", proc c"cudaMemcpy2DAsync", version 0, since 0, per_thread [c"cudaMemcpy2DAsync_ptsz", 0];
     link [cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5022,7 +5010,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2DFromArray(dst: *mut ::core::ffi::c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2DFromArray, __cushim_slot_cudaMemcpy2DFromArray), export c"cudaMemcpy2DFromArray", name "cudaMemcpy2DFromArray", proc c"cudaMemcpy2DFromArray", version 0, since 0, per_thread [c"cudaMemcpy2DFromArray_ptds", 0];
+    static __cushim_fn_cudaMemcpy2DFromArray, export c"cudaMemcpy2DFromArray", name "cudaMemcpy2DFromArray", proc c"cudaMemcpy2DFromArray", version 0, since 0, per_thread [c"cudaMemcpy2DFromArray_ptds", 0];
     link [cudaMemcpy2DFromArray, cudaMemcpy2DFromArray_ptds];
     returns status, fallback [];
     aliases [];
@@ -5031,7 +5019,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2DFromArrayAsync(dst: *mut ::core::ffi::c_void, dpitch: usize, src: cudaArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2DFromArrayAsync, __cushim_slot_cudaMemcpy2DFromArrayAsync), export c"cudaMemcpy2DFromArrayAsync", name "cudaMemcpy2DFromArrayAsync", proc c"cudaMemcpy2DFromArrayAsync", version 0, since 0, per_thread [c"cudaMemcpy2DFromArrayAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpy2DFromArrayAsync, export c"cudaMemcpy2DFromArrayAsync", name "cudaMemcpy2DFromArrayAsync", proc c"cudaMemcpy2DFromArrayAsync", version 0, since 0, per_thread [c"cudaMemcpy2DFromArrayAsync_ptsz", 0];
     link [cudaMemcpy2DFromArrayAsync, cudaMemcpy2DFromArrayAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5040,7 +5028,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2DToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const ::core::ffi::c_void, spitch: usize, width: usize, height: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2DToArray, __cushim_slot_cudaMemcpy2DToArray), export c"cudaMemcpy2DToArray", name "cudaMemcpy2DToArray", proc c"cudaMemcpy2DToArray", version 0, since 0, per_thread [c"cudaMemcpy2DToArray_ptds", 0];
+    static __cushim_fn_cudaMemcpy2DToArray, export c"cudaMemcpy2DToArray", name "cudaMemcpy2DToArray", proc c"cudaMemcpy2DToArray", version 0, since 0, per_thread [c"cudaMemcpy2DToArray_ptds", 0];
     link [cudaMemcpy2DToArray, cudaMemcpy2DToArray_ptds];
     returns status, fallback [];
     aliases [];
@@ -5049,7 +5037,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy2DToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const ::core::ffi::c_void, spitch: usize, width: usize, height: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy2DToArrayAsync, __cushim_slot_cudaMemcpy2DToArrayAsync), export c"cudaMemcpy2DToArrayAsync", name "cudaMemcpy2DToArrayAsync", proc c"cudaMemcpy2DToArrayAsync", version 0, since 0, per_thread [c"cudaMemcpy2DToArrayAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpy2DToArrayAsync, export c"cudaMemcpy2DToArrayAsync", name "cudaMemcpy2DToArrayAsync", proc c"cudaMemcpy2DToArrayAsync", version 0, since 0, per_thread [c"cudaMemcpy2DToArrayAsync_ptsz", 0];
     link [cudaMemcpy2DToArrayAsync, cudaMemcpy2DToArrayAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5058,7 +5046,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy3D, __cushim_slot_cudaMemcpy3D), export c"cudaMemcpy3D", name "cudaMemcpy3D", proc c"cudaMemcpy3D", version 0, since 0, per_thread [c"cudaMemcpy3D_ptds", 0];
+    static __cushim_fn_cudaMemcpy3D, export c"cudaMemcpy3D", name "cudaMemcpy3D", proc c"cudaMemcpy3D", version 0, since 0, per_thread [c"cudaMemcpy3D_ptds", 0];
     link [cudaMemcpy3D, cudaMemcpy3D_ptds];
     returns status, fallback [];
     aliases [];
@@ -5067,7 +5055,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy3DAsync(p: *const cudaMemcpy3DParms, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy3DAsync, __cushim_slot_cudaMemcpy3DAsync), export c"cudaMemcpy3DAsync", name "cudaMemcpy3DAsync", proc c"cudaMemcpy3DAsync", version 0, since 0, per_thread [c"cudaMemcpy3DAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpy3DAsync, export c"cudaMemcpy3DAsync", name "cudaMemcpy3DAsync", proc c"cudaMemcpy3DAsync", version 0, since 0, per_thread [c"cudaMemcpy3DAsync_ptsz", 0];
     link [cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5076,7 +5064,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, flags: ::core::ffi::c_ulonglong, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy3DBatchAsync, __cushim_slot_cudaMemcpy3DBatchAsync), export c"cudaMemcpy3DBatchAsync", name "cudaMemcpy3DBatchAsync", proc c"cudaMemcpy3DBatchAsync", version 0, since 0, per_thread [c"cudaMemcpy3DBatchAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpy3DBatchAsync, export c"cudaMemcpy3DBatchAsync", name "cudaMemcpy3DBatchAsync", proc c"cudaMemcpy3DBatchAsync", version 0, since 0, per_thread [c"cudaMemcpy3DBatchAsync_ptsz", 0];
     link [cudaMemcpy3DBatchAsync, cudaMemcpy3DBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5085,7 +5073,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy3DPeer(p: *const cudaMemcpy3DPeerParms) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy3DPeer, __cushim_slot_cudaMemcpy3DPeer), export c"cudaMemcpy3DPeer", name "cudaMemcpy3DPeer", proc c"cudaMemcpy3DPeer", version 0, since 0, per_thread [c"cudaMemcpy3DPeer_ptds", 0];
+    static __cushim_fn_cudaMemcpy3DPeer, export c"cudaMemcpy3DPeer", name "cudaMemcpy3DPeer", proc c"cudaMemcpy3DPeer", version 0, since 0, per_thread [c"cudaMemcpy3DPeer_ptds", 0];
     link [cudaMemcpy3DPeer, cudaMemcpy3DPeer_ptds];
     returns status, fallback [];
     aliases [];
@@ -5094,7 +5082,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpy3DPeerAsync(p: *const cudaMemcpy3DPeerParms, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpy3DPeerAsync, __cushim_slot_cudaMemcpy3DPeerAsync), export c"cudaMemcpy3DPeerAsync", name "cudaMemcpy3DPeerAsync", proc c"cudaMemcpy3DPeerAsync", version 0, since 0, per_thread [c"cudaMemcpy3DPeerAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpy3DPeerAsync, export c"cudaMemcpy3DPeerAsync", name "cudaMemcpy3DPeerAsync", proc c"cudaMemcpy3DPeerAsync", version 0, since 0, per_thread [c"cudaMemcpy3DPeerAsync_ptsz", 0];
     link [cudaMemcpy3DPeerAsync, cudaMemcpy3DPeerAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5103,7 +5091,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyArrayToArray(dst: cudaArray_t, wOffsetDst: usize, hOffsetDst: usize, src: cudaArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaMemcpyArrayToArray, __cushim_slot_cudaMemcpyArrayToArray), export c"cudaMemcpyArrayToArray", name "cudaMemcpyArrayToArray", proc c"cudaMemcpyArrayToArray", version 0, since 0, per_thread [c"cudaMemcpyArrayToArray_ptds", 0];
+    static __cushim_fn_cudaMemcpyArrayToArray, export c"cudaMemcpyArrayToArray", name "cudaMemcpyArrayToArray", proc c"cudaMemcpyArrayToArray", version 0, since 0, per_thread [c"cudaMemcpyArrayToArray_ptds", 0];
     link [cudaMemcpyArrayToArray, cudaMemcpyArrayToArray_ptds];
     returns status, fallback [];
     aliases [];
@@ -5112,7 +5100,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyAsync(dst: *mut ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpyAsync, __cushim_slot_cudaMemcpyAsync), export c"cudaMemcpyAsync", name "cudaMemcpyAsync", proc c"cudaMemcpyAsync", version 0, since 0, per_thread [c"cudaMemcpyAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpyAsync, export c"cudaMemcpyAsync", name "cudaMemcpyAsync", proc c"cudaMemcpyAsync", version 0, since 0, per_thread [c"cudaMemcpyAsync_ptsz", 0];
     link [cudaMemcpyAsync, cudaMemcpyAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5121,7 +5109,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyBatchAsync(dsts: *const *mut ::core::ffi::c_void, srcs: *const *const ::core::ffi::c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpyBatchAsync, __cushim_slot_cudaMemcpyBatchAsync), export c"cudaMemcpyBatchAsync", name "cudaMemcpyBatchAsync", proc c"cudaMemcpyBatchAsync", version 0, since 0, per_thread [c"cudaMemcpyBatchAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpyBatchAsync, export c"cudaMemcpyBatchAsync", name "cudaMemcpyBatchAsync", proc c"cudaMemcpyBatchAsync", version 0, since 0, per_thread [c"cudaMemcpyBatchAsync_ptsz", 0];
     link [cudaMemcpyBatchAsync, cudaMemcpyBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5130,7 +5118,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyFromArray(dst: *mut ::core::ffi::c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaMemcpyFromArray, __cushim_slot_cudaMemcpyFromArray), export c"cudaMemcpyFromArray", name "cudaMemcpyFromArray", proc c"cudaMemcpyFromArray", version 0, since 0, per_thread [c"cudaMemcpyFromArray_ptds", 0];
+    static __cushim_fn_cudaMemcpyFromArray, export c"cudaMemcpyFromArray", name "cudaMemcpyFromArray", proc c"cudaMemcpyFromArray", version 0, since 0, per_thread [c"cudaMemcpyFromArray_ptds", 0];
     link [cudaMemcpyFromArray, cudaMemcpyFromArray_ptds];
     returns status, fallback [];
     aliases [];
@@ -5139,7 +5127,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyFromArrayAsync(dst: *mut ::core::ffi::c_void, src: cudaArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaMemcpyFromArrayAsync, __cushim_slot_cudaMemcpyFromArrayAsync), export c"cudaMemcpyFromArrayAsync", name "cudaMemcpyFromArrayAsync", proc c"cudaMemcpyFromArrayAsync", version 0, since 0, per_thread [c"cudaMemcpyFromArrayAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpyFromArrayAsync, export c"cudaMemcpyFromArrayAsync", name "cudaMemcpyFromArrayAsync", proc c"cudaMemcpyFromArrayAsync", version 0, since 0, per_thread [c"cudaMemcpyFromArrayAsync_ptsz", 0];
     link [cudaMemcpyFromArrayAsync, cudaMemcpyFromArrayAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5148,7 +5136,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyFromSymbol(dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpyFromSymbol, __cushim_slot_cudaMemcpyFromSymbol), export c"cudaMemcpyFromSymbol", name "cudaMemcpyFromSymbol", proc c"cudaMemcpyFromSymbol", version 0, since 0, per_thread [c"cudaMemcpyFromSymbol_ptds", 0];
+    static __cushim_fn_cudaMemcpyFromSymbol, export c"cudaMemcpyFromSymbol", name "cudaMemcpyFromSymbol", proc c"cudaMemcpyFromSymbol", version 0, since 0, per_thread [c"cudaMemcpyFromSymbol_ptds", 0];
     link [cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds];
     returns status, fallback [];
     aliases [];
@@ -5157,7 +5145,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyFromSymbolAsync(dst: *mut ::core::ffi::c_void, symbol: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpyFromSymbolAsync, __cushim_slot_cudaMemcpyFromSymbolAsync), export c"cudaMemcpyFromSymbolAsync", name "cudaMemcpyFromSymbolAsync", proc c"cudaMemcpyFromSymbolAsync", version 0, since 0, per_thread [c"cudaMemcpyFromSymbolAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpyFromSymbolAsync, export c"cudaMemcpyFromSymbolAsync", name "cudaMemcpyFromSymbolAsync", proc c"cudaMemcpyFromSymbolAsync", version 0, since 0, per_thread [c"cudaMemcpyFromSymbolAsync_ptsz", 0];
     link [cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5165,20 +5153,20 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMemcpyPeer(dst: *mut ::core::ffi::c_void, dstDevice: ::core::ffi::c_int, src: *const ::core::ffi::c_void, srcDevice: ::core::ffi::c_int, count: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaMemcpyPeer, __cushim_slot_cudaMemcpyPeer);
+    static __cushim_fn_cudaMemcpyPeer;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemcpyPeerAsync(dst: *mut ::core::ffi::c_void, dstDevice: ::core::ffi::c_int, src: *const ::core::ffi::c_void, srcDevice: ::core::ffi::c_int, count: usize, stream: cudaStream_t) -> cudaError_t;
-    statics (__cushim_fn_cudaMemcpyPeerAsync, __cushim_slot_cudaMemcpyPeerAsync);
+    static __cushim_fn_cudaMemcpyPeerAsync;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMemcpyToArray(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaMemcpyToArray, __cushim_slot_cudaMemcpyToArray), export c"cudaMemcpyToArray", name "cudaMemcpyToArray", proc c"cudaMemcpyToArray", version 0, since 0, per_thread [c"cudaMemcpyToArray_ptds", 0];
+    static __cushim_fn_cudaMemcpyToArray, export c"cudaMemcpyToArray", name "cudaMemcpyToArray", proc c"cudaMemcpyToArray", version 0, since 0, per_thread [c"cudaMemcpyToArray_ptds", 0];
     link [cudaMemcpyToArray, cudaMemcpyToArray_ptds];
     returns status, fallback [];
     aliases [];
@@ -5187,7 +5175,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyToArrayAsync(dst: cudaArray_t, wOffset: usize, hOffset: usize, src: *const ::core::ffi::c_void, count: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cudaMemcpyToArrayAsync, __cushim_slot_cudaMemcpyToArrayAsync), export c"cudaMemcpyToArrayAsync", name "cudaMemcpyToArrayAsync", proc c"cudaMemcpyToArrayAsync", version 0, since 0, per_thread [c"cudaMemcpyToArrayAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpyToArrayAsync, export c"cudaMemcpyToArrayAsync", name "cudaMemcpyToArrayAsync", proc c"cudaMemcpyToArrayAsync", version 0, since 0, per_thread [c"cudaMemcpyToArrayAsync_ptsz", 0];
     link [cudaMemcpyToArrayAsync, cudaMemcpyToArrayAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5196,7 +5184,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyToSymbol(symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpyToSymbol, __cushim_slot_cudaMemcpyToSymbol), export c"cudaMemcpyToSymbol", name "cudaMemcpyToSymbol", proc c"cudaMemcpyToSymbol", version 0, since 0, per_thread [c"cudaMemcpyToSymbol_ptds", 0];
+    static __cushim_fn_cudaMemcpyToSymbol, export c"cudaMemcpyToSymbol", name "cudaMemcpyToSymbol", proc c"cudaMemcpyToSymbol", version 0, since 0, per_thread [c"cudaMemcpyToSymbol_ptds", 0];
     link [cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds];
     returns status, fallback [];
     aliases [];
@@ -5205,7 +5193,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemcpyToSymbolAsync(symbol: *const ::core::ffi::c_void, src: *const ::core::ffi::c_void, count: usize, offset: usize, kind: cudaMemcpyKind, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemcpyToSymbolAsync, __cushim_slot_cudaMemcpyToSymbolAsync), export c"cudaMemcpyToSymbolAsync", name "cudaMemcpyToSymbolAsync", proc c"cudaMemcpyToSymbolAsync", version 0, since 0, per_thread [c"cudaMemcpyToSymbolAsync_ptsz", 0];
+    static __cushim_fn_cudaMemcpyToSymbolAsync, export c"cudaMemcpyToSymbolAsync", name "cudaMemcpyToSymbolAsync", proc c"cudaMemcpyToSymbolAsync", version 0, since 0, per_thread [c"cudaMemcpyToSymbolAsync_ptsz", 0];
     link [cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5214,7 +5202,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemset(devPtr: *mut ::core::ffi::c_void, value: ::core::ffi::c_int, count: usize) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemset, __cushim_slot_cudaMemset), export c"cudaMemset", name "cudaMemset", proc c"cudaMemset", version 0, since 0, per_thread [c"cudaMemset_ptds", 0];
+    static __cushim_fn_cudaMemset, export c"cudaMemset", name "cudaMemset", proc c"cudaMemset", version 0, since 0, per_thread [c"cudaMemset_ptds", 0];
     link [cudaMemset, cudaMemset_ptds];
     returns status, fallback [];
     aliases [];
@@ -5223,7 +5211,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemset2D(devPtr: *mut ::core::ffi::c_void, pitch: usize, value: ::core::ffi::c_int, width: usize, height: usize) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemset2D, __cushim_slot_cudaMemset2D), export c"cudaMemset2D", name "cudaMemset2D", proc c"cudaMemset2D", version 0, since 0, per_thread [c"cudaMemset2D_ptds", 0];
+    static __cushim_fn_cudaMemset2D, export c"cudaMemset2D", name "cudaMemset2D", proc c"cudaMemset2D", version 0, since 0, per_thread [c"cudaMemset2D_ptds", 0];
     link [cudaMemset2D, cudaMemset2D_ptds];
     returns status, fallback [];
     aliases [];
@@ -5232,7 +5220,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemset2DAsync(devPtr: *mut ::core::ffi::c_void, pitch: usize, value: ::core::ffi::c_int, width: usize, height: usize, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemset2DAsync, __cushim_slot_cudaMemset2DAsync), export c"cudaMemset2DAsync", name "cudaMemset2DAsync", proc c"cudaMemset2DAsync", version 0, since 0, per_thread [c"cudaMemset2DAsync_ptsz", 0];
+    static __cushim_fn_cudaMemset2DAsync, export c"cudaMemset2DAsync", name "cudaMemset2DAsync", proc c"cudaMemset2DAsync", version 0, since 0, per_thread [c"cudaMemset2DAsync_ptsz", 0];
     link [cudaMemset2DAsync, cudaMemset2DAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5241,7 +5229,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemset3D(pitchedDevPtr: cudaPitchedPtr, value: ::core::ffi::c_int, extent: cudaExtent) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemset3D, __cushim_slot_cudaMemset3D), export c"cudaMemset3D", name "cudaMemset3D", proc c"cudaMemset3D", version 0, since 0, per_thread [c"cudaMemset3D_ptds", 0];
+    static __cushim_fn_cudaMemset3D, export c"cudaMemset3D", name "cudaMemset3D", proc c"cudaMemset3D", version 0, since 0, per_thread [c"cudaMemset3D_ptds", 0];
     link [cudaMemset3D, cudaMemset3D_ptds];
     returns status, fallback [];
     aliases [];
@@ -5250,7 +5238,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemset3DAsync(pitchedDevPtr: cudaPitchedPtr, value: ::core::ffi::c_int, extent: cudaExtent, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemset3DAsync, __cushim_slot_cudaMemset3DAsync), export c"cudaMemset3DAsync", name "cudaMemset3DAsync", proc c"cudaMemset3DAsync", version 0, since 0, per_thread [c"cudaMemset3DAsync_ptsz", 0];
+    static __cushim_fn_cudaMemset3DAsync, export c"cudaMemset3DAsync", name "cudaMemset3DAsync", proc c"cudaMemset3DAsync", version 0, since 0, per_thread [c"cudaMemset3DAsync_ptsz", 0];
     link [cudaMemset3DAsync, cudaMemset3DAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5259,7 +5247,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaMemsetAsync(devPtr: *mut ::core::ffi::c_void, value: ::core::ffi::c_int, count: usize, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaMemsetAsync, __cushim_slot_cudaMemsetAsync), export c"cudaMemsetAsync", name "cudaMemsetAsync", proc c"cudaMemsetAsync", version 0, since 0, per_thread [c"cudaMemsetAsync_ptsz", 0];
+    static __cushim_fn_cudaMemsetAsync, export c"cudaMemsetAsync", name "cudaMemsetAsync", proc c"cudaMemsetAsync", version 0, since 0, per_thread [c"cudaMemsetAsync_ptsz", 0];
     link [cudaMemsetAsync, cudaMemsetAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5267,86 +5255,86 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaMipmappedArrayGetMemoryRequirements, __cushim_slot_cudaMipmappedArrayGetMemoryRequirements);
+    static __cushim_fn_cudaMipmappedArrayGetMemoryRequirements;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaMipmappedArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, mipmap: cudaMipmappedArray_t) -> cudaError_t;
-    statics (__cushim_fn_cudaMipmappedArrayGetSparseProperties, __cushim_slot_cudaMipmappedArrayGetSparseProperties);
+    static __cushim_fn_cudaMipmappedArrayGetSparseProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: *const ::core::ffi::c_void, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cudaOccupancyAvailableDynamicSMemPerBlock);
+    static __cushim_fn_cudaOccupancyAvailableDynamicSMemPerBlock;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> cudaError_t;
-    statics (__cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor);
+    static __cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
+    static __cushim_fn_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t;
-    statics (__cushim_fn_cudaOccupancyMaxActiveClusters, __cushim_slot_cudaOccupancyMaxActiveClusters);
+    static __cushim_fn_cudaOccupancyMaxActiveClusters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: *const ::core::ffi::c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t;
-    statics (__cushim_fn_cudaOccupancyMaxPotentialClusterSize, __cushim_slot_cudaOccupancyMaxPotentialClusterSize);
+    static __cushim_fn_cudaOccupancyMaxPotentialClusterSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaPeekAtLastError() -> cudaError_t;
-    statics (__cushim_fn_cudaPeekAtLastError, __cushim_slot_cudaPeekAtLastError);
+    static __cushim_fn_cudaPeekAtLastError;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaPointerGetAttributes(attributes: *mut cudaPointerAttributes, ptr: *const ::core::ffi::c_void) -> cudaError_t;
-    statics (__cushim_fn_cudaPointerGetAttributes, __cushim_slot_cudaPointerGetAttributes);
+    static __cushim_fn_cudaPointerGetAttributes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaRuntimeGetVersion(runtimeVersion: *mut ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaRuntimeGetVersion, __cushim_slot_cudaRuntimeGetVersion);
+    static __cushim_fn_cudaRuntimeGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaSetDevice(device: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaSetDevice, __cushim_slot_cudaSetDevice);
+    static __cushim_fn_cudaSetDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaSetDeviceFlags(flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaSetDeviceFlags, __cushim_slot_cudaSetDeviceFlags);
+    static __cushim_fn_cudaSetDeviceFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaSetValidDevices(device_arr: *mut ::core::ffi::c_int, len: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaSetValidDevices, __cushim_slot_cudaSetValidDevices);
+    static __cushim_fn_cudaSetValidDevices;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaSignalExternalSemaphoresAsync(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: ::core::ffi::c_uint, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaSignalExternalSemaphoresAsync, __cushim_slot_cudaSignalExternalSemaphoresAsync), export c"cudaSignalExternalSemaphoresAsync", name "cudaSignalExternalSemaphoresAsync", proc c"cudaSignalExternalSemaphoresAsync", version 0, since 0, per_thread [c"cudaSignalExternalSemaphoresAsync_ptsz", 0];
+    static __cushim_fn_cudaSignalExternalSemaphoresAsync, export c"cudaSignalExternalSemaphoresAsync", name "cudaSignalExternalSemaphoresAsync", proc c"cudaSignalExternalSemaphoresAsync", version 0, since 0, per_thread [c"cudaSignalExternalSemaphoresAsync_ptsz", 0];
     link [cudaSignalExternalSemaphoresAsync, cudaSignalExternalSemaphoresAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5355,7 +5343,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamAddCallback(stream: cudaStream_t, callback: cudaStreamCallback_t, userData: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamAddCallback, __cushim_slot_cudaStreamAddCallback), export c"cudaStreamAddCallback", name "cudaStreamAddCallback", proc c"cudaStreamAddCallback", version 0, since 0, per_thread [c"cudaStreamAddCallback_ptsz", 0];
+    static __cushim_fn_cudaStreamAddCallback, export c"cudaStreamAddCallback", name "cudaStreamAddCallback", proc c"cudaStreamAddCallback", version 0, since 0, per_thread [c"cudaStreamAddCallback_ptsz", 0];
     link [cudaStreamAddCallback, cudaStreamAddCallback_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5364,7 +5352,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamAttachMemAsync(stream: cudaStream_t, devPtr: *mut ::core::ffi::c_void, length: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamAttachMemAsync, __cushim_slot_cudaStreamAttachMemAsync), export c"cudaStreamAttachMemAsync", name "cudaStreamAttachMemAsync", proc c"cudaStreamAttachMemAsync", version 0, since 0, per_thread [c"cudaStreamAttachMemAsync_ptsz", 0];
+    static __cushim_fn_cudaStreamAttachMemAsync, export c"cudaStreamAttachMemAsync", name "cudaStreamAttachMemAsync", proc c"cudaStreamAttachMemAsync", version 0, since 0, per_thread [c"cudaStreamAttachMemAsync_ptsz", 0];
     link [cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5373,7 +5361,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamBeginCapture(stream: cudaStream_t, mode: cudaStreamCaptureMode) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamBeginCapture, __cushim_slot_cudaStreamBeginCapture), export c"cudaStreamBeginCapture", name "cudaStreamBeginCapture", proc c"cudaStreamBeginCapture", version 0, since 0, per_thread [c"cudaStreamBeginCapture_ptsz", 0];
+    static __cushim_fn_cudaStreamBeginCapture, export c"cudaStreamBeginCapture", name "cudaStreamBeginCapture", proc c"cudaStreamBeginCapture", version 0, since 0, per_thread [c"cudaStreamBeginCapture_ptsz", 0];
     link [cudaStreamBeginCapture, cudaStreamBeginCapture_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5382,7 +5370,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamBeginCaptureToGraph(stream: cudaStream_t, graph: cudaGraph_t, dependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, mode: cudaStreamCaptureMode) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamBeginCaptureToGraph, __cushim_slot_cudaStreamBeginCaptureToGraph), export c"cudaStreamBeginCaptureToGraph", name "cudaStreamBeginCaptureToGraph", proc c"cudaStreamBeginCaptureToGraph", version 0, since 0, per_thread [c"cudaStreamBeginCaptureToGraph_ptsz", 0];
+    static __cushim_fn_cudaStreamBeginCaptureToGraph, export c"cudaStreamBeginCaptureToGraph", name "cudaStreamBeginCaptureToGraph", proc c"cudaStreamBeginCaptureToGraph", version 0, since 0, per_thread [c"cudaStreamBeginCaptureToGraph_ptsz", 0];
     link [cudaStreamBeginCaptureToGraph, cudaStreamBeginCaptureToGraph_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5391,7 +5379,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamCopyAttributes(dst: cudaStream_t, src: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamCopyAttributes, __cushim_slot_cudaStreamCopyAttributes), export c"cudaStreamCopyAttributes", name "cudaStreamCopyAttributes", proc c"cudaStreamCopyAttributes", version 0, since 0, per_thread [c"cudaStreamCopyAttributes_ptsz", 0];
+    static __cushim_fn_cudaStreamCopyAttributes, export c"cudaStreamCopyAttributes", name "cudaStreamCopyAttributes", proc c"cudaStreamCopyAttributes", version 0, since 0, per_thread [c"cudaStreamCopyAttributes_ptsz", 0];
     link [cudaStreamCopyAttributes, cudaStreamCopyAttributes_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5399,32 +5387,32 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaError_t;
-    statics (__cushim_fn_cudaStreamCreate, __cushim_slot_cudaStreamCreate);
+    static __cushim_fn_cudaStreamCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaStreamCreateWithFlags, __cushim_slot_cudaStreamCreateWithFlags);
+    static __cushim_fn_cudaStreamCreateWithFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaStreamCreateWithPriority(pStream: *mut cudaStream_t, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> cudaError_t;
-    statics (__cushim_fn_cudaStreamCreateWithPriority, __cushim_slot_cudaStreamCreateWithPriority);
+    static __cushim_fn_cudaStreamCreateWithPriority;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t;
-    statics (__cushim_fn_cudaStreamDestroy, __cushim_slot_cudaStreamDestroy);
+    static __cushim_fn_cudaStreamDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaStreamEndCapture(stream: cudaStream_t, pGraph: *mut cudaGraph_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamEndCapture, __cushim_slot_cudaStreamEndCapture), export c"cudaStreamEndCapture", name "cudaStreamEndCapture", proc c"cudaStreamEndCapture", version 0, since 0, per_thread [c"cudaStreamEndCapture_ptsz", 0];
+    static __cushim_fn_cudaStreamEndCapture, export c"cudaStreamEndCapture", name "cudaStreamEndCapture", proc c"cudaStreamEndCapture", version 0, since 0, per_thread [c"cudaStreamEndCapture_ptsz", 0];
     link [cudaStreamEndCapture, cudaStreamEndCapture_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5433,7 +5421,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamGetAttribute, __cushim_slot_cudaStreamGetAttribute), export c"cudaStreamGetAttribute", name "cudaStreamGetAttribute", proc c"cudaStreamGetAttribute", version 0, since 0, per_thread [c"cudaStreamGetAttribute_ptsz", 0];
+    static __cushim_fn_cudaStreamGetAttribute, export c"cudaStreamGetAttribute", name "cudaStreamGetAttribute", proc c"cudaStreamGetAttribute", version 0, since 0, per_thread [c"cudaStreamGetAttribute_ptsz", 0];
     link [cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5442,7 +5430,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamGetCaptureInfo(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut ::core::ffi::c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamGetCaptureInfo, __cushim_slot_cudaStreamGetCaptureInfo), export c"cudaStreamGetCaptureInfo", name "cudaStreamGetCaptureInfo", proc c"cudaStreamGetCaptureInfo", version 0, since 0, per_thread [c"cudaStreamGetCaptureInfo_ptsz", 0];
+    static __cushim_fn_cudaStreamGetCaptureInfo, export c"cudaStreamGetCaptureInfo", name "cudaStreamGetCaptureInfo", proc c"cudaStreamGetCaptureInfo", version 0, since 0, per_thread [c"cudaStreamGetCaptureInfo_ptsz", 0];
     link [cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5451,7 +5439,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut ::core::ffi::c_int) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamGetDevice, __cushim_slot_cudaStreamGetDevice), export c"cudaStreamGetDevice", name "cudaStreamGetDevice", proc c"cudaStreamGetDevice", version 0, since 0, per_thread [c"cudaStreamGetDevice_ptsz", 0];
+    static __cushim_fn_cudaStreamGetDevice, export c"cudaStreamGetDevice", name "cudaStreamGetDevice", proc c"cudaStreamGetDevice", version 0, since 0, per_thread [c"cudaStreamGetDevice_ptsz", 0];
     link [cudaStreamGetDevice, cudaStreamGetDevice_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5460,7 +5448,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut ::core::ffi::c_uint) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamGetFlags, __cushim_slot_cudaStreamGetFlags), export c"cudaStreamGetFlags", name "cudaStreamGetFlags", proc c"cudaStreamGetFlags", version 0, since 0, per_thread [c"cudaStreamGetFlags_ptsz", 0];
+    static __cushim_fn_cudaStreamGetFlags, export c"cudaStreamGetFlags", name "cudaStreamGetFlags", proc c"cudaStreamGetFlags", version 0, since 0, per_thread [c"cudaStreamGetFlags_ptsz", 0];
     link [cudaStreamGetFlags, cudaStreamGetFlags_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5469,7 +5457,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut ::core::ffi::c_ulonglong) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamGetId, __cushim_slot_cudaStreamGetId), export c"cudaStreamGetId", name "cudaStreamGetId", proc c"cudaStreamGetId", version 0, since 0, per_thread [c"cudaStreamGetId_ptsz", 0];
+    static __cushim_fn_cudaStreamGetId, export c"cudaStreamGetId", name "cudaStreamGetId", proc c"cudaStreamGetId", version 0, since 0, per_thread [c"cudaStreamGetId_ptsz", 0];
     link [cudaStreamGetId, cudaStreamGetId_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5478,7 +5466,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut ::core::ffi::c_int) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamGetPriority, __cushim_slot_cudaStreamGetPriority), export c"cudaStreamGetPriority", name "cudaStreamGetPriority", proc c"cudaStreamGetPriority", version 0, since 0, per_thread [c"cudaStreamGetPriority_ptsz", 0];
+    static __cushim_fn_cudaStreamGetPriority, export c"cudaStreamGetPriority", name "cudaStreamGetPriority", proc c"cudaStreamGetPriority", version 0, since 0, per_thread [c"cudaStreamGetPriority_ptsz", 0];
     link [cudaStreamGetPriority, cudaStreamGetPriority_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5487,7 +5475,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamIsCapturing(stream: cudaStream_t, pCaptureStatus: *mut cudaStreamCaptureStatus) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamIsCapturing, __cushim_slot_cudaStreamIsCapturing), export c"cudaStreamIsCapturing", name "cudaStreamIsCapturing", proc c"cudaStreamIsCapturing", version 0, since 0, per_thread [c"cudaStreamIsCapturing_ptsz", 0];
+    static __cushim_fn_cudaStreamIsCapturing, export c"cudaStreamIsCapturing", name "cudaStreamIsCapturing", proc c"cudaStreamIsCapturing", version 0, since 0, per_thread [c"cudaStreamIsCapturing_ptsz", 0];
     link [cudaStreamIsCapturing, cudaStreamIsCapturing_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5496,7 +5484,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamQuery, __cushim_slot_cudaStreamQuery), export c"cudaStreamQuery", name "cudaStreamQuery", proc c"cudaStreamQuery", version 0, since 0, per_thread [c"cudaStreamQuery_ptsz", 0];
+    static __cushim_fn_cudaStreamQuery, export c"cudaStreamQuery", name "cudaStreamQuery", proc c"cudaStreamQuery", version 0, since 0, per_thread [c"cudaStreamQuery_ptsz", 0];
     link [cudaStreamQuery, cudaStreamQuery_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5505,7 +5493,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamSetAttribute, __cushim_slot_cudaStreamSetAttribute), export c"cudaStreamSetAttribute", name "cudaStreamSetAttribute", proc c"cudaStreamSetAttribute", version 0, since 0, per_thread [c"cudaStreamSetAttribute_ptsz", 0];
+    static __cushim_fn_cudaStreamSetAttribute, export c"cudaStreamSetAttribute", name "cudaStreamSetAttribute", proc c"cudaStreamSetAttribute", version 0, since 0, per_thread [c"cudaStreamSetAttribute_ptsz", 0];
     link [cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5514,7 +5502,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamSynchronize, __cushim_slot_cudaStreamSynchronize), export c"cudaStreamSynchronize", name "cudaStreamSynchronize", proc c"cudaStreamSynchronize", version 0, since 0, per_thread [c"cudaStreamSynchronize_ptsz", 0];
+    static __cushim_fn_cudaStreamSynchronize, export c"cudaStreamSynchronize", name "cudaStreamSynchronize", proc c"cudaStreamSynchronize", version 0, since 0, per_thread [c"cudaStreamSynchronize_ptsz", 0];
     link [cudaStreamSynchronize, cudaStreamSynchronize_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5523,7 +5511,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: ::core::ffi::c_uint) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamUpdateCaptureDependencies, __cushim_slot_cudaStreamUpdateCaptureDependencies), export c"cudaStreamUpdateCaptureDependencies", name "cudaStreamUpdateCaptureDependencies", proc c"cudaStreamUpdateCaptureDependencies", version 0, since 0, per_thread [c"cudaStreamUpdateCaptureDependencies_ptsz", 0];
+    static __cushim_fn_cudaStreamUpdateCaptureDependencies, export c"cudaStreamUpdateCaptureDependencies", name "cudaStreamUpdateCaptureDependencies", proc c"cudaStreamUpdateCaptureDependencies", version 0, since 0, per_thread [c"cudaStreamUpdateCaptureDependencies_ptsz", 0];
     link [cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5532,7 +5520,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, flags: ::core::ffi::c_uint) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaStreamWaitEvent, __cushim_slot_cudaStreamWaitEvent), export c"cudaStreamWaitEvent", name "cudaStreamWaitEvent", proc c"cudaStreamWaitEvent", version 0, since 0, per_thread [c"cudaStreamWaitEvent_ptsz", 0];
+    static __cushim_fn_cudaStreamWaitEvent, export c"cudaStreamWaitEvent", name "cudaStreamWaitEvent", proc c"cudaStreamWaitEvent", version 0, since 0, per_thread [c"cudaStreamWaitEvent_ptsz", 0];
     link [cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz];
     returns status, fallback [];
     aliases [];
@@ -5540,32 +5528,32 @@ cushim_shim! {
 
 cushim_shim! {
     fn cudaThreadExchangeStreamCaptureMode(mode: *mut cudaStreamCaptureMode) -> cudaError_t;
-    statics (__cushim_fn_cudaThreadExchangeStreamCaptureMode, __cushim_slot_cudaThreadExchangeStreamCaptureMode);
+    static __cushim_fn_cudaThreadExchangeStreamCaptureMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaUserObjectCreate(object_out: *mut cudaUserObject_t, ptr: *mut ::core::ffi::c_void, destroy: cudaHostFn_t, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaUserObjectCreate, __cushim_slot_cudaUserObjectCreate);
+    static __cushim_fn_cudaUserObjectCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaUserObjectRelease(object: cudaUserObject_t, count: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaUserObjectRelease, __cushim_slot_cudaUserObjectRelease);
+    static __cushim_fn_cudaUserObjectRelease;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaUserObjectRetain(object: cudaUserObject_t, count: ::core::ffi::c_uint) -> cudaError_t;
-    statics (__cushim_fn_cudaUserObjectRetain, __cushim_slot_cudaUserObjectRetain);
+    static __cushim_fn_cudaUserObjectRetain;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudaWaitExternalSemaphoresAsync(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: ::core::ffi::c_uint, stream: cudaStream_t) -> cudaError_t;
     attrs [];
-    statics (__cushim_fn_cudaWaitExternalSemaphoresAsync, __cushim_slot_cudaWaitExternalSemaphoresAsync), export c"cudaWaitExternalSemaphoresAsync", name "cudaWaitExternalSemaphoresAsync", proc c"cudaWaitExternalSemaphoresAsync", version 0, since 0, per_thread [c"cudaWaitExternalSemaphoresAsync_ptsz", 0];
+    static __cushim_fn_cudaWaitExternalSemaphoresAsync, export c"cudaWaitExternalSemaphoresAsync", name "cudaWaitExternalSemaphoresAsync", proc c"cudaWaitExternalSemaphoresAsync", version 0, since 0, per_thread [c"cudaWaitExternalSemaphoresAsync_ptsz", 0];
     link [cudaWaitExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync_ptsz];
     returns status, fallback [];
     aliases [];

@@ -7535,26 +7535,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -7565,13 +7567,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -7595,21 +7597,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -7631,7 +7624,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -7639,8 +7632,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -7653,25 +7655,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -7687,8 +7675,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -7730,600 +7718,600 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cuptiActivityConfigurePCSampling(ctx: CUcontext, config: *mut CUpti_ActivityPCSamplingConfig) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityConfigurePCSampling, __cushim_slot_cuptiActivityConfigurePCSampling);
+    static __cushim_fn_cuptiActivityConfigurePCSampling;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityConfigureUnifiedMemoryCounter(config: *mut CUpti_ActivityUnifiedMemoryCounterConfig, count: u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityConfigureUnifiedMemoryCounter, __cushim_slot_cuptiActivityConfigureUnifiedMemoryCounter);
+    static __cushim_fn_cuptiActivityConfigureUnifiedMemoryCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityDisable(kind: CUpti_ActivityKind) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityDisable, __cushim_slot_cuptiActivityDisable);
+    static __cushim_fn_cuptiActivityDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityDisableContext(context: CUcontext, kind: CUpti_ActivityKind) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityDisableContext, __cushim_slot_cuptiActivityDisableContext);
+    static __cushim_fn_cuptiActivityDisableContext;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnable(kind: CUpti_ActivityKind) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnable, __cushim_slot_cuptiActivityEnable);
+    static __cushim_fn_cuptiActivityEnable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableAllSyncRecords(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableAllSyncRecords, __cushim_slot_cuptiActivityEnableAllSyncRecords);
+    static __cushim_fn_cuptiActivityEnableAllSyncRecords;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableAllocationSource(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableAllocationSource, __cushim_slot_cuptiActivityEnableAllocationSource);
+    static __cushim_fn_cuptiActivityEnableAllocationSource;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableAndDump(kind: CUpti_ActivityKind) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableAndDump, __cushim_slot_cuptiActivityEnableAndDump);
+    static __cushim_fn_cuptiActivityEnableAndDump;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableContext(context: CUcontext, kind: CUpti_ActivityKind) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableContext, __cushim_slot_cuptiActivityEnableContext);
+    static __cushim_fn_cuptiActivityEnableContext;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableCudaEventDeviceTimestamps(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableCudaEventDeviceTimestamps, __cushim_slot_cuptiActivityEnableCudaEventDeviceTimestamps);
+    static __cushim_fn_cuptiActivityEnableCudaEventDeviceTimestamps;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableDeviceGraph(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableDeviceGraph, __cushim_slot_cuptiActivityEnableDeviceGraph);
+    static __cushim_fn_cuptiActivityEnableDeviceGraph;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableDriverApi(cbid: CUpti_CallbackId, enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableDriverApi, __cushim_slot_cuptiActivityEnableDriverApi);
+    static __cushim_fn_cuptiActivityEnableDriverApi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableHWTrace(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableHWTrace, __cushim_slot_cuptiActivityEnableHWTrace);
+    static __cushim_fn_cuptiActivityEnableHWTrace;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableLatencyTimestamps(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableLatencyTimestamps, __cushim_slot_cuptiActivityEnableLatencyTimestamps);
+    static __cushim_fn_cuptiActivityEnableLatencyTimestamps;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableLaunchAttributes(enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableLaunchAttributes, __cushim_slot_cuptiActivityEnableLaunchAttributes);
+    static __cushim_fn_cuptiActivityEnableLaunchAttributes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityEnableRuntimeApi(cbid: CUpti_CallbackId, enable: u8) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityEnableRuntimeApi, __cushim_slot_cuptiActivityEnableRuntimeApi);
+    static __cushim_fn_cuptiActivityEnableRuntimeApi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityFlush(context: CUcontext, streamId: u32, flag: u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityFlush, __cushim_slot_cuptiActivityFlush);
+    static __cushim_fn_cuptiActivityFlush;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityFlushAll(flag: u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityFlushAll, __cushim_slot_cuptiActivityFlushAll);
+    static __cushim_fn_cuptiActivityFlushAll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityFlushPeriod(time: u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityFlushPeriod, __cushim_slot_cuptiActivityFlushPeriod);
+    static __cushim_fn_cuptiActivityFlushPeriod;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityGetAttribute(attr: CUpti_ActivityAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityGetAttribute, __cushim_slot_cuptiActivityGetAttribute);
+    static __cushim_fn_cuptiActivityGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityGetNextRecord(buffer: *mut u8, validBufferSizeBytes: usize, record: *mut *mut CUpti_Activity) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityGetNextRecord, __cushim_slot_cuptiActivityGetNextRecord);
+    static __cushim_fn_cuptiActivityGetNextRecord;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityGetNumDroppedRecords(context: CUcontext, streamId: u32, dropped: *mut usize) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityGetNumDroppedRecords, __cushim_slot_cuptiActivityGetNumDroppedRecords);
+    static __cushim_fn_cuptiActivityGetNumDroppedRecords;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityPopExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, lastId: *mut u64) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityPopExternalCorrelationId, __cushim_slot_cuptiActivityPopExternalCorrelationId);
+    static __cushim_fn_cuptiActivityPopExternalCorrelationId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityPushExternalCorrelationId(kind: CUpti_ExternalCorrelationKind, id: u64) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityPushExternalCorrelationId, __cushim_slot_cuptiActivityPushExternalCorrelationId);
+    static __cushim_fn_cuptiActivityPushExternalCorrelationId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityRegisterCallbacks(funcBufferRequested: CUpti_BuffersCallbackRequestFunc, funcBufferCompleted: CUpti_BuffersCallbackCompleteFunc) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityRegisterCallbacks, __cushim_slot_cuptiActivityRegisterCallbacks);
+    static __cushim_fn_cuptiActivityRegisterCallbacks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivityRegisterTimestampCallback(funcTimestamp: CUpti_TimestampCallbackFunc) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivityRegisterTimestampCallback, __cushim_slot_cuptiActivityRegisterTimestampCallback);
+    static __cushim_fn_cuptiActivityRegisterTimestampCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiActivitySetAttribute(attr: CUpti_ActivityAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiActivitySetAttribute, __cushim_slot_cuptiActivitySetAttribute);
+    static __cushim_fn_cuptiActivitySetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiComputeCapabilitySupported(major: ::core::ffi::c_int, minor: ::core::ffi::c_int, support: *mut ::core::ffi::c_int) -> CUptiResult;
-    statics (__cushim_fn_cuptiComputeCapabilitySupported, __cushim_slot_cuptiComputeCapabilitySupported);
+    static __cushim_fn_cuptiComputeCapabilitySupported;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceEnumEventDomains(device: CUdevice, arraySizeBytes: *mut usize, domainArray: *mut CUpti_EventDomainID) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceEnumEventDomains, __cushim_slot_cuptiDeviceEnumEventDomains);
+    static __cushim_fn_cuptiDeviceEnumEventDomains;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceEnumMetrics(device: CUdevice, arraySizeBytes: *mut usize, metricArray: *mut CUpti_MetricID) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceEnumMetrics, __cushim_slot_cuptiDeviceEnumMetrics);
+    static __cushim_fn_cuptiDeviceEnumMetrics;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceGetAttribute(device: CUdevice, attrib: CUpti_DeviceAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceGetAttribute, __cushim_slot_cuptiDeviceGetAttribute);
+    static __cushim_fn_cuptiDeviceGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceGetEventDomainAttribute(device: CUdevice, eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceGetEventDomainAttribute, __cushim_slot_cuptiDeviceGetEventDomainAttribute);
+    static __cushim_fn_cuptiDeviceGetEventDomainAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceGetNumEventDomains(device: CUdevice, numDomains: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceGetNumEventDomains, __cushim_slot_cuptiDeviceGetNumEventDomains);
+    static __cushim_fn_cuptiDeviceGetNumEventDomains;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceGetNumMetrics(device: CUdevice, numMetrics: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceGetNumMetrics, __cushim_slot_cuptiDeviceGetNumMetrics);
+    static __cushim_fn_cuptiDeviceGetNumMetrics;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceSupported(dev: CUdevice, support: *mut ::core::ffi::c_int) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceSupported, __cushim_slot_cuptiDeviceSupported);
+    static __cushim_fn_cuptiDeviceSupported;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDeviceVirtualizationMode(dev: CUdevice, mode: *mut CUpti_DeviceVirtualizationMode) -> CUptiResult;
-    statics (__cushim_fn_cuptiDeviceVirtualizationMode, __cushim_slot_cuptiDeviceVirtualizationMode);
+    static __cushim_fn_cuptiDeviceVirtualizationMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiDisableKernelReplayMode(context: CUcontext) -> CUptiResult;
-    statics (__cushim_fn_cuptiDisableKernelReplayMode, __cushim_slot_cuptiDisableKernelReplayMode);
+    static __cushim_fn_cuptiDisableKernelReplayMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEnableAllDomains(enable: u32, subscriber: CUpti_SubscriberHandle) -> CUptiResult;
-    statics (__cushim_fn_cuptiEnableAllDomains, __cushim_slot_cuptiEnableAllDomains);
+    static __cushim_fn_cuptiEnableAllDomains;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEnableCallback(enable: u32, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId) -> CUptiResult;
-    statics (__cushim_fn_cuptiEnableCallback, __cushim_slot_cuptiEnableCallback);
+    static __cushim_fn_cuptiEnableCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEnableDomain(enable: u32, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain) -> CUptiResult;
-    statics (__cushim_fn_cuptiEnableDomain, __cushim_slot_cuptiEnableDomain);
+    static __cushim_fn_cuptiEnableDomain;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEnableKernelReplayMode(context: CUcontext) -> CUptiResult;
-    statics (__cushim_fn_cuptiEnableKernelReplayMode, __cushim_slot_cuptiEnableKernelReplayMode);
+    static __cushim_fn_cuptiEnableKernelReplayMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEnumEventDomains(arraySizeBytes: *mut usize, domainArray: *mut CUpti_EventDomainID) -> CUptiResult;
-    statics (__cushim_fn_cuptiEnumEventDomains, __cushim_slot_cuptiEnumEventDomains);
+    static __cushim_fn_cuptiEnumEventDomains;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEnumMetrics(arraySizeBytes: *mut usize, metricArray: *mut CUpti_MetricID) -> CUptiResult;
-    statics (__cushim_fn_cuptiEnumMetrics, __cushim_slot_cuptiEnumMetrics);
+    static __cushim_fn_cuptiEnumMetrics;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventDomainEnumEvents(eventDomain: CUpti_EventDomainID, arraySizeBytes: *mut usize, eventArray: *mut CUpti_EventID) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventDomainEnumEvents, __cushim_slot_cuptiEventDomainEnumEvents);
+    static __cushim_fn_cuptiEventDomainEnumEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventDomainGetAttribute(eventDomain: CUpti_EventDomainID, attrib: CUpti_EventDomainAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventDomainGetAttribute, __cushim_slot_cuptiEventDomainGetAttribute);
+    static __cushim_fn_cuptiEventDomainGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventDomainGetNumEvents(eventDomain: CUpti_EventDomainID, numEvents: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventDomainGetNumEvents, __cushim_slot_cuptiEventDomainGetNumEvents);
+    static __cushim_fn_cuptiEventDomainGetNumEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGetAttribute(event: CUpti_EventID, attrib: CUpti_EventAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGetAttribute, __cushim_slot_cuptiEventGetAttribute);
+    static __cushim_fn_cuptiEventGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGetIdFromName(device: CUdevice, eventName: *const ::core::ffi::c_char, event: *mut CUpti_EventID) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGetIdFromName, __cushim_slot_cuptiEventGetIdFromName);
+    static __cushim_fn_cuptiEventGetIdFromName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupAddEvent(eventGroup: CUpti_EventGroup, event: CUpti_EventID) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupAddEvent, __cushim_slot_cuptiEventGroupAddEvent);
+    static __cushim_fn_cuptiEventGroupAddEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupCreate(context: CUcontext, eventGroup: *mut CUpti_EventGroup, flags: u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupCreate, __cushim_slot_cuptiEventGroupCreate);
+    static __cushim_fn_cuptiEventGroupCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupDestroy(eventGroup: CUpti_EventGroup) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupDestroy, __cushim_slot_cuptiEventGroupDestroy);
+    static __cushim_fn_cuptiEventGroupDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupDisable(eventGroup: CUpti_EventGroup) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupDisable, __cushim_slot_cuptiEventGroupDisable);
+    static __cushim_fn_cuptiEventGroupDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupEnable(eventGroup: CUpti_EventGroup) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupEnable, __cushim_slot_cuptiEventGroupEnable);
+    static __cushim_fn_cuptiEventGroupEnable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupGetAttribute(eventGroup: CUpti_EventGroup, attrib: CUpti_EventGroupAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupGetAttribute, __cushim_slot_cuptiEventGroupGetAttribute);
+    static __cushim_fn_cuptiEventGroupGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupReadAllEvents(eventGroup: CUpti_EventGroup, flags: CUpti_ReadEventFlags, eventValueBufferSizeBytes: *mut usize, eventValueBuffer: *mut u64, eventIdArraySizeBytes: *mut usize, eventIdArray: *mut CUpti_EventID, numEventIdsRead: *mut usize) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupReadAllEvents, __cushim_slot_cuptiEventGroupReadAllEvents);
+    static __cushim_fn_cuptiEventGroupReadAllEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupReadEvent(eventGroup: CUpti_EventGroup, flags: CUpti_ReadEventFlags, event: CUpti_EventID, eventValueBufferSizeBytes: *mut usize, eventValueBuffer: *mut u64) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupReadEvent, __cushim_slot_cuptiEventGroupReadEvent);
+    static __cushim_fn_cuptiEventGroupReadEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupRemoveAllEvents(eventGroup: CUpti_EventGroup) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupRemoveAllEvents, __cushim_slot_cuptiEventGroupRemoveAllEvents);
+    static __cushim_fn_cuptiEventGroupRemoveAllEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupRemoveEvent(eventGroup: CUpti_EventGroup, event: CUpti_EventID) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupRemoveEvent, __cushim_slot_cuptiEventGroupRemoveEvent);
+    static __cushim_fn_cuptiEventGroupRemoveEvent;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupResetAllEvents(eventGroup: CUpti_EventGroup) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupResetAllEvents, __cushim_slot_cuptiEventGroupResetAllEvents);
+    static __cushim_fn_cuptiEventGroupResetAllEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupSetAttribute(eventGroup: CUpti_EventGroup, attrib: CUpti_EventGroupAttribute, valueSize: usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupSetAttribute, __cushim_slot_cuptiEventGroupSetAttribute);
+    static __cushim_fn_cuptiEventGroupSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupSetDisable(eventGroupSet: *mut CUpti_EventGroupSet) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupSetDisable, __cushim_slot_cuptiEventGroupSetDisable);
+    static __cushim_fn_cuptiEventGroupSetDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupSetEnable(eventGroupSet: *mut CUpti_EventGroupSet) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupSetEnable, __cushim_slot_cuptiEventGroupSetEnable);
+    static __cushim_fn_cuptiEventGroupSetEnable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupSetsCreate(context: CUcontext, eventIdArraySizeBytes: usize, eventIdArray: *mut CUpti_EventID, eventGroupPasses: *mut *mut CUpti_EventGroupSets) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupSetsCreate, __cushim_slot_cuptiEventGroupSetsCreate);
+    static __cushim_fn_cuptiEventGroupSetsCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiEventGroupSetsDestroy(eventGroupSets: *mut CUpti_EventGroupSets) -> CUptiResult;
-    statics (__cushim_fn_cuptiEventGroupSetsDestroy, __cushim_slot_cuptiEventGroupSetsDestroy);
+    static __cushim_fn_cuptiEventGroupSetsDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiFinalize() -> CUptiResult;
-    statics (__cushim_fn_cuptiFinalize, __cushim_slot_cuptiFinalize);
+    static __cushim_fn_cuptiFinalize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetAutoBoostState(context: CUcontext, state: *mut CUpti_ActivityAutoBoostState) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetAutoBoostState, __cushim_slot_cuptiGetAutoBoostState);
+    static __cushim_fn_cuptiGetAutoBoostState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetCallbackName(domain: CUpti_CallbackDomain, cbid: u32, name: *mut *const ::core::ffi::c_char) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetCallbackName, __cushim_slot_cuptiGetCallbackName);
+    static __cushim_fn_cuptiGetCallbackName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetCallbackState(enable: *mut u32, subscriber: CUpti_SubscriberHandle, domain: CUpti_CallbackDomain, cbid: CUpti_CallbackId) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetCallbackState, __cushim_slot_cuptiGetCallbackState);
+    static __cushim_fn_cuptiGetCallbackState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetContextId(context: CUcontext, contextId: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetContextId, __cushim_slot_cuptiGetContextId);
+    static __cushim_fn_cuptiGetContextId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetDeviceId(context: CUcontext, deviceId: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetDeviceId, __cushim_slot_cuptiGetDeviceId);
+    static __cushim_fn_cuptiGetDeviceId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetErrorMessage(result: CUptiResult, str: *mut *const ::core::ffi::c_char) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetErrorMessage, __cushim_slot_cuptiGetErrorMessage);
+    static __cushim_fn_cuptiGetErrorMessage;
     returns status, fallback [result, str, Text];
 }
 
 cushim_shim! {
     fn cuptiGetGraphExecId(graphExec: CUgraphExec, pId: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetGraphExecId, __cushim_slot_cuptiGetGraphExecId);
+    static __cushim_fn_cuptiGetGraphExecId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetGraphId(graph: CUgraph, pId: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetGraphId, __cushim_slot_cuptiGetGraphId);
+    static __cushim_fn_cuptiGetGraphId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetGraphNodeId(node: CUgraphNode, nodeId: *mut u64) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetGraphNodeId, __cushim_slot_cuptiGetGraphNodeId);
+    static __cushim_fn_cuptiGetGraphNodeId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetLastError() -> CUptiResult;
-    statics (__cushim_fn_cuptiGetLastError, __cushim_slot_cuptiGetLastError);
+    static __cushim_fn_cuptiGetLastError;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetNumEventDomains(numDomains: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetNumEventDomains, __cushim_slot_cuptiGetNumEventDomains);
+    static __cushim_fn_cuptiGetNumEventDomains;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetNumMetrics(numMetrics: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetNumMetrics, __cushim_slot_cuptiGetNumMetrics);
+    static __cushim_fn_cuptiGetNumMetrics;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetResultString(result: CUptiResult, str: *mut *const ::core::ffi::c_char) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetResultString, __cushim_slot_cuptiGetResultString);
+    static __cushim_fn_cuptiGetResultString;
     returns status, fallback [result, str, Name];
 }
 
 cushim_shim! {
     fn cuptiGetStreamId(context: CUcontext, stream: CUstream, streamId: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetStreamId, __cushim_slot_cuptiGetStreamId);
+    static __cushim_fn_cuptiGetStreamId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetStreamIdEx(context: CUcontext, stream: CUstream, perThreadStream: u8, streamId: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetStreamIdEx, __cushim_slot_cuptiGetStreamIdEx);
+    static __cushim_fn_cuptiGetStreamIdEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetThreadIdType(type_: *mut CUpti_ActivityThreadIdType) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetThreadIdType, __cushim_slot_cuptiGetThreadIdType);
+    static __cushim_fn_cuptiGetThreadIdType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetTimestamp(timestamp: *mut u64) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetTimestamp, __cushim_slot_cuptiGetTimestamp);
+    static __cushim_fn_cuptiGetTimestamp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiGetVersion(version: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiGetVersion, __cushim_slot_cuptiGetVersion);
+    static __cushim_fn_cuptiGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiKernelReplaySubscribeUpdate(updateFunc: CUpti_KernelReplayUpdateFunc, customData: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiKernelReplaySubscribeUpdate, __cushim_slot_cuptiKernelReplaySubscribeUpdate);
+    static __cushim_fn_cuptiKernelReplaySubscribeUpdate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricCreateEventGroupSets(context: CUcontext, metricIdArraySizeBytes: usize, metricIdArray: *mut CUpti_MetricID, eventGroupPasses: *mut *mut CUpti_EventGroupSets) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricCreateEventGroupSets, __cushim_slot_cuptiMetricCreateEventGroupSets);
+    static __cushim_fn_cuptiMetricCreateEventGroupSets;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricEnumEvents(metric: CUpti_MetricID, eventIdArraySizeBytes: *mut usize, eventIdArray: *mut CUpti_EventID) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricEnumEvents, __cushim_slot_cuptiMetricEnumEvents);
+    static __cushim_fn_cuptiMetricEnumEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricEnumProperties(metric: CUpti_MetricID, propIdArraySizeBytes: *mut usize, propIdArray: *mut CUpti_MetricPropertyID) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricEnumProperties, __cushim_slot_cuptiMetricEnumProperties);
+    static __cushim_fn_cuptiMetricEnumProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetAttribute(metric: CUpti_MetricID, attrib: CUpti_MetricAttribute, valueSize: *mut usize, value: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetAttribute, __cushim_slot_cuptiMetricGetAttribute);
+    static __cushim_fn_cuptiMetricGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetIdFromName(device: CUdevice, metricName: *const ::core::ffi::c_char, metric: *mut CUpti_MetricID) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetIdFromName, __cushim_slot_cuptiMetricGetIdFromName);
+    static __cushim_fn_cuptiMetricGetIdFromName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetNumEvents(metric: CUpti_MetricID, numEvents: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetNumEvents, __cushim_slot_cuptiMetricGetNumEvents);
+    static __cushim_fn_cuptiMetricGetNumEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetNumProperties(metric: CUpti_MetricID, numProp: *mut u32) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetNumProperties, __cushim_slot_cuptiMetricGetNumProperties);
+    static __cushim_fn_cuptiMetricGetNumProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetRequiredEventGroupSets(context: CUcontext, metric: CUpti_MetricID, eventGroupSets: *mut *mut CUpti_EventGroupSets) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetRequiredEventGroupSets, __cushim_slot_cuptiMetricGetRequiredEventGroupSets);
+    static __cushim_fn_cuptiMetricGetRequiredEventGroupSets;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetValue(device: CUdevice, metric: CUpti_MetricID, eventIdArraySizeBytes: usize, eventIdArray: *mut CUpti_EventID, eventValueArraySizeBytes: usize, eventValueArray: *mut u64, timeDuration: u64, metricValue: *mut CUpti_MetricValue) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetValue, __cushim_slot_cuptiMetricGetValue);
+    static __cushim_fn_cuptiMetricGetValue;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiMetricGetValue2(metric: CUpti_MetricID, eventIdArraySizeBytes: usize, eventIdArray: *mut CUpti_EventID, eventValueArraySizeBytes: usize, eventValueArray: *mut u64, propIdArraySizeBytes: usize, propIdArray: *mut CUpti_MetricPropertyID, propValueArraySizeBytes: usize, propValueArray: *mut u64, metricValue: *mut CUpti_MetricValue) -> CUptiResult;
-    statics (__cushim_fn_cuptiMetricGetValue2, __cushim_slot_cuptiMetricGetValue2);
+    static __cushim_fn_cuptiMetricGetValue2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiSetEventCollectionMode(context: CUcontext, mode: CUpti_EventCollectionMode) -> CUptiResult;
-    statics (__cushim_fn_cuptiSetEventCollectionMode, __cushim_slot_cuptiSetEventCollectionMode);
+    static __cushim_fn_cuptiSetEventCollectionMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiSetThreadIdType(type_: CUpti_ActivityThreadIdType) -> CUptiResult;
-    statics (__cushim_fn_cuptiSetThreadIdType, __cushim_slot_cuptiSetThreadIdType);
+    static __cushim_fn_cuptiSetThreadIdType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiSubscribe(subscriber: *mut CUpti_SubscriberHandle, callback: CUpti_CallbackFunc, userdata: *mut ::core::ffi::c_void) -> CUptiResult;
-    statics (__cushim_fn_cuptiSubscribe, __cushim_slot_cuptiSubscribe);
+    static __cushim_fn_cuptiSubscribe;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiSubscribe_v2(subscriber: *mut CUpti_SubscriberHandle, callback: CUpti_CallbackFunc, userdata: *mut ::core::ffi::c_void, pParams: *mut CUpti_SubscriberParams) -> CUptiResult;
-    statics (__cushim_fn_cuptiSubscribe_v2, __cushim_slot_cuptiSubscribe_v2);
+    static __cushim_fn_cuptiSubscribe_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiSupportedDomains(domainCount: *mut usize, domainTable: *mut CUpti_DomainTable) -> CUptiResult;
-    statics (__cushim_fn_cuptiSupportedDomains, __cushim_slot_cuptiSupportedDomains);
+    static __cushim_fn_cuptiSupportedDomains;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cuptiUnsubscribe(subscriber: CUpti_SubscriberHandle) -> CUptiResult;
-    statics (__cushim_fn_cuptiUnsubscribe, __cushim_slot_cuptiUnsubscribe);
+    static __cushim_fn_cuptiUnsubscribe;
     returns status, fallback [];
 }

@@ -410,26 +410,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -440,13 +442,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -470,21 +472,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -506,7 +499,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -514,8 +507,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -528,25 +530,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -562,8 +550,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -605,174 +593,174 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn curandCreateGenerator(generator: *mut curandGenerator_t, rng_type: curandRngType_t) -> curandStatus_t;
-    statics (__cushim_fn_curandCreateGenerator, __cushim_slot_curandCreateGenerator);
+    static __cushim_fn_curandCreateGenerator;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandCreateGeneratorHost(generator: *mut curandGenerator_t, rng_type: curandRngType_t) -> curandStatus_t;
-    statics (__cushim_fn_curandCreateGeneratorHost, __cushim_slot_curandCreateGeneratorHost);
+    static __cushim_fn_curandCreateGeneratorHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandCreatePoissonDistribution(lambda: f64, discrete_distribution: *mut curandDiscreteDistribution_t) -> curandStatus_t;
-    statics (__cushim_fn_curandCreatePoissonDistribution, __cushim_slot_curandCreatePoissonDistribution);
+    static __cushim_fn_curandCreatePoissonDistribution;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandDestroyDistribution(discrete_distribution: curandDiscreteDistribution_t) -> curandStatus_t;
-    statics (__cushim_fn_curandDestroyDistribution, __cushim_slot_curandDestroyDistribution);
+    static __cushim_fn_curandDestroyDistribution;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandDestroyGenerator(generator: curandGenerator_t) -> curandStatus_t;
-    statics (__cushim_fn_curandDestroyGenerator, __cushim_slot_curandDestroyGenerator);
+    static __cushim_fn_curandDestroyGenerator;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerate(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, num: usize) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerate, __cushim_slot_curandGenerate);
+    static __cushim_fn_curandGenerate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateBinomial(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, num: usize, n: ::core::ffi::c_uint, p: f64) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateBinomial, __cushim_slot_curandGenerateBinomial);
+    static __cushim_fn_curandGenerateBinomial;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateBinomialMethod(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, num: usize, n: ::core::ffi::c_uint, p: f64, method: curandMethod_t) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateBinomialMethod, __cushim_slot_curandGenerateBinomialMethod);
+    static __cushim_fn_curandGenerateBinomialMethod;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateLogNormal(generator: curandGenerator_t, outputPtr: *mut f32, n: usize, mean: f32, stddev: f32) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateLogNormal, __cushim_slot_curandGenerateLogNormal);
+    static __cushim_fn_curandGenerateLogNormal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateLogNormalDouble(generator: curandGenerator_t, outputPtr: *mut f64, n: usize, mean: f64, stddev: f64) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateLogNormalDouble, __cushim_slot_curandGenerateLogNormalDouble);
+    static __cushim_fn_curandGenerateLogNormalDouble;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateLongLong(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_ulonglong, num: usize) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateLongLong, __cushim_slot_curandGenerateLongLong);
+    static __cushim_fn_curandGenerateLongLong;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateNormal(generator: curandGenerator_t, outputPtr: *mut f32, n: usize, mean: f32, stddev: f32) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateNormal, __cushim_slot_curandGenerateNormal);
+    static __cushim_fn_curandGenerateNormal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateNormalDouble(generator: curandGenerator_t, outputPtr: *mut f64, n: usize, mean: f64, stddev: f64) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateNormalDouble, __cushim_slot_curandGenerateNormalDouble);
+    static __cushim_fn_curandGenerateNormalDouble;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGeneratePoisson(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, n: usize, lambda: f64) -> curandStatus_t;
-    statics (__cushim_fn_curandGeneratePoisson, __cushim_slot_curandGeneratePoisson);
+    static __cushim_fn_curandGeneratePoisson;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGeneratePoissonMethod(generator: curandGenerator_t, outputPtr: *mut ::core::ffi::c_uint, n: usize, lambda: f64, method: curandMethod_t) -> curandStatus_t;
-    statics (__cushim_fn_curandGeneratePoissonMethod, __cushim_slot_curandGeneratePoissonMethod);
+    static __cushim_fn_curandGeneratePoissonMethod;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateSeeds(generator: curandGenerator_t) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateSeeds, __cushim_slot_curandGenerateSeeds);
+    static __cushim_fn_curandGenerateSeeds;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateUniform(generator: curandGenerator_t, outputPtr: *mut f32, num: usize) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateUniform, __cushim_slot_curandGenerateUniform);
+    static __cushim_fn_curandGenerateUniform;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGenerateUniformDouble(generator: curandGenerator_t, outputPtr: *mut f64, num: usize) -> curandStatus_t;
-    statics (__cushim_fn_curandGenerateUniformDouble, __cushim_slot_curandGenerateUniformDouble);
+    static __cushim_fn_curandGenerateUniformDouble;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGetDirectionVectors32(vectors: *mut *mut curandDirectionVectors32_t, set: curandDirectionVectorSet_t) -> curandStatus_t;
-    statics (__cushim_fn_curandGetDirectionVectors32, __cushim_slot_curandGetDirectionVectors32);
+    static __cushim_fn_curandGetDirectionVectors32;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGetDirectionVectors64(vectors: *mut *mut curandDirectionVectors64_t, set: curandDirectionVectorSet_t) -> curandStatus_t;
-    statics (__cushim_fn_curandGetDirectionVectors64, __cushim_slot_curandGetDirectionVectors64);
+    static __cushim_fn_curandGetDirectionVectors64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> curandStatus_t;
-    statics (__cushim_fn_curandGetProperty, __cushim_slot_curandGetProperty);
+    static __cushim_fn_curandGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGetScrambleConstants32(constants: *mut *mut ::core::ffi::c_uint) -> curandStatus_t;
-    statics (__cushim_fn_curandGetScrambleConstants32, __cushim_slot_curandGetScrambleConstants32);
+    static __cushim_fn_curandGetScrambleConstants32;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGetScrambleConstants64(constants: *mut *mut ::core::ffi::c_ulonglong) -> curandStatus_t;
-    statics (__cushim_fn_curandGetScrambleConstants64, __cushim_slot_curandGetScrambleConstants64);
+    static __cushim_fn_curandGetScrambleConstants64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandGetVersion(version: *mut ::core::ffi::c_int) -> curandStatus_t;
-    statics (__cushim_fn_curandGetVersion, __cushim_slot_curandGetVersion);
+    static __cushim_fn_curandGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandSetGeneratorOffset(generator: curandGenerator_t, offset: ::core::ffi::c_ulonglong) -> curandStatus_t;
-    statics (__cushim_fn_curandSetGeneratorOffset, __cushim_slot_curandSetGeneratorOffset);
+    static __cushim_fn_curandSetGeneratorOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandSetGeneratorOrdering(generator: curandGenerator_t, order: curandOrdering_t) -> curandStatus_t;
-    statics (__cushim_fn_curandSetGeneratorOrdering, __cushim_slot_curandSetGeneratorOrdering);
+    static __cushim_fn_curandSetGeneratorOrdering;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandSetPseudoRandomGeneratorSeed(generator: curandGenerator_t, seed: ::core::ffi::c_ulonglong) -> curandStatus_t;
-    statics (__cushim_fn_curandSetPseudoRandomGeneratorSeed, __cushim_slot_curandSetPseudoRandomGeneratorSeed);
+    static __cushim_fn_curandSetPseudoRandomGeneratorSeed;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandSetQuasiRandomGeneratorDimensions(generator: curandGenerator_t, num_dimensions: ::core::ffi::c_uint) -> curandStatus_t;
-    statics (__cushim_fn_curandSetQuasiRandomGeneratorDimensions, __cushim_slot_curandSetQuasiRandomGeneratorDimensions);
+    static __cushim_fn_curandSetQuasiRandomGeneratorDimensions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn curandSetStream(generator: curandGenerator_t, stream: cudaStream_t) -> curandStatus_t;
-    statics (__cushim_fn_curandSetStream, __cushim_slot_curandSetStream);
+    static __cushim_fn_curandSetStream;
     returns status, fallback [];
 }

@@ -1288,26 +1288,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -1318,13 +1320,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -1348,21 +1350,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -1384,7 +1377,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -1392,8 +1385,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -1406,25 +1408,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -1440,8 +1428,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -1484,2911 +1472,2911 @@ macro_rules! cushim_shim {
 cushim_shim! {
     fn cusparseAxpby(handle: cusparseHandle_t, alpha: *const ::core::ffi::c_void, vecX: cusparseConstSpVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseAxpby, __cushim_slot_cusparseAxpby);
+    static __cushim_fn_cusparseAxpby;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseBlockedEllGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, ellBlockSize: *mut i64, ellCols: *mut i64, ellColInd: *mut *mut ::core::ffi::c_void, ellValue: *mut *mut ::core::ffi::c_void, ellIdxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseBlockedEllGet, __cushim_slot_cusparseBlockedEllGet);
+    static __cushim_fn_cusparseBlockedEllGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseBsrSetStridedBatch(spMatDescr: cusparseSpMatDescr_t, batchCount: ::core::ffi::c_int, offsetsBatchStride: i64, columnsBatchStride: i64, ValuesBatchStride: i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseBsrSetStridedBatch, __cushim_slot_cusparseBsrSetStridedBatch);
+    static __cushim_fn_cusparseBsrSetStridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsr2csr, __cushim_slot_cusparseCbsr2csr);
+    static __cushim_fn_cusparseCbsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02, __cushim_slot_cusparseCbsric02);
+    static __cushim_fn_cusparseCbsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02_analysis, __cushim_slot_cusparseCbsric02_analysis);
+    static __cushim_fn_cusparseCbsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02_bufferSize, __cushim_slot_cusparseCbsric02_bufferSize);
+    static __cushim_fn_cusparseCbsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsric02_bufferSizeExt, __cushim_slot_cusparseCbsric02_bufferSizeExt);
+    static __cushim_fn_cusparseCbsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02, __cushim_slot_cusparseCbsrilu02);
+    static __cushim_fn_cusparseCbsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_analysis, __cushim_slot_cusparseCbsrilu02_analysis);
+    static __cushim_fn_cusparseCbsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_bufferSize, __cushim_slot_cusparseCbsrilu02_bufferSize);
+    static __cushim_fn_cusparseCbsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_bufferSizeExt, __cushim_slot_cusparseCbsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseCbsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrilu02_numericBoost, __cushim_slot_cusparseCbsrilu02_numericBoost);
+    static __cushim_fn_cusparseCbsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, beta: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrmm, __cushim_slot_cusparseCbsrmm);
+    static __cushim_fn_cusparseCbsrmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuComplex, beta: *const cuComplex, y: *mut cuComplex) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCbsrmv, __cushim_slot_cusparseCbsrmv);
+    static __cushim_fn_cusparseCbsrmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_analysis, __cushim_slot_cusparseCbsrsm2_analysis);
+    static __cushim_fn_cusparseCbsrsm2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_bufferSize, __cushim_slot_cusparseCbsrsm2_bufferSize);
+    static __cushim_fn_cusparseCbsrsm2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_bufferSizeExt, __cushim_slot_cusparseCbsrsm2_bufferSizeExt);
+    static __cushim_fn_cusparseCbsrsm2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const cuComplex, ldb: ::core::ffi::c_int, X: *mut cuComplex, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsm2_solve, __cushim_slot_cusparseCbsrsm2_solve);
+    static __cushim_fn_cusparseCbsrsm2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_analysis, __cushim_slot_cusparseCbsrsv2_analysis);
+    static __cushim_fn_cusparseCbsrsv2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_bufferSize, __cushim_slot_cusparseCbsrsv2_bufferSize);
+    static __cushim_fn_cusparseCbsrsv2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_bufferSizeExt, __cushim_slot_cusparseCbsrsv2_bufferSizeExt);
+    static __cushim_fn_cusparseCbsrsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const cuComplex, x: *mut cuComplex, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrsv2_solve, __cushim_slot_cusparseCbsrsv2_solve);
+    static __cushim_fn_cusparseCbsrsv2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuComplex, beta: *const cuComplex, y: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCbsrxmv, __cushim_slot_cusparseCbsrxmv);
+    static __cushim_fn_cusparseCbsrxmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsr2bsr, __cushim_slot_cusparseCcsr2bsr);
+    static __cushim_fn_cusparseCcsr2bsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut cuComplex, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsr2csr_compress, __cushim_slot_cusparseCcsr2csr_compress);
+    static __cushim_fn_cusparseCcsr2csr_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsr2csru, __cushim_slot_cusparseCcsr2csru);
+    static __cushim_fn_cusparseCcsr2csru;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCcsr2gebsr, __cushim_slot_cusparseCcsr2gebsr);
+    static __cushim_fn_cusparseCcsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCcsr2gebsr_bufferSize, __cushim_slot_cusparseCcsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseCcsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseCcsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseCcsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f32, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrcolor, __cushim_slot_cusparseCcsrcolor);
+    static __cushim_fn_cusparseCcsrcolor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCcsrgeam2, __cushim_slot_cusparseCcsrgeam2);
+    static __cushim_fn_cusparseCcsrgeam2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const cuComplex, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCcsrgeam2_bufferSizeExt, __cushim_slot_cusparseCcsrgeam2_bufferSizeExt);
+    static __cushim_fn_cusparseCcsrgeam2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02, __cushim_slot_cusparseCcsric02);
+    static __cushim_fn_cusparseCcsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02_analysis, __cushim_slot_cusparseCcsric02_analysis);
+    static __cushim_fn_cusparseCcsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02_bufferSize, __cushim_slot_cusparseCcsric02_bufferSize);
+    static __cushim_fn_cusparseCcsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsric02_bufferSizeExt, __cushim_slot_cusparseCcsric02_bufferSizeExt);
+    static __cushim_fn_cusparseCcsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02, __cushim_slot_cusparseCcsrilu02);
+    static __cushim_fn_cusparseCcsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_analysis, __cushim_slot_cusparseCcsrilu02_analysis);
+    static __cushim_fn_cusparseCcsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_bufferSize, __cushim_slot_cusparseCcsrilu02_bufferSize);
+    static __cushim_fn_cusparseCcsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_bufferSizeExt, __cushim_slot_cusparseCcsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseCcsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsrilu02_numericBoost, __cushim_slot_cusparseCcsrilu02_numericBoost);
+    static __cushim_fn_cusparseCcsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsru2csr, __cushim_slot_cusparseCcsru2csr);
+    static __cushim_fn_cusparseCcsru2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCcsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCcsru2csr_bufferSizeExt, __cushim_slot_cusparseCcsru2csr_bufferSizeExt);
+    static __cushim_fn_cusparseCcsru2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2csr, __cushim_slot_cusparseCgebsr2csr);
+    static __cushim_fn_cusparseCgebsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut cuComplex, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgebsr2gebsc, __cushim_slot_cusparseCgebsr2gebsc);
+    static __cushim_fn_cusparseCgebsr2gebsc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgebsr2gebsc_bufferSize, __cushim_slot_cusparseCgebsr2gebsc_bufferSize);
+    static __cushim_fn_cusparseCgebsr2gebsc_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseCgebsr2gebsc_bufferSizeExt);
+    static __cushim_fn_cusparseCgebsr2gebsc_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2gebsr, __cushim_slot_cusparseCgebsr2gebsr);
+    static __cushim_fn_cusparseCgebsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2gebsr_bufferSize, __cushim_slot_cusparseCgebsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseCgebsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseCgebsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseCgebsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuComplex, A: *const cuComplex, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const cuComplex, xInd: *const ::core::ffi::c_int, beta: *const cuComplex, y: *mut cuComplex, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgemvi, __cushim_slot_cusparseCgemvi);
+    static __cushim_fn_cusparseCgemvi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCgemvi_bufferSize, __cushim_slot_cusparseCgemvi_bufferSize);
+    static __cushim_fn_cusparseCgemvi_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut cuComplex, dl: *mut cuComplex, d: *mut cuComplex, du: *mut cuComplex, dw: *mut cuComplex, x: *mut cuComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgpsvInterleavedBatch, __cushim_slot_cusparseCgpsvInterleavedBatch);
+    static __cushim_fn_cusparseCgpsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const cuComplex, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, dw: *const cuComplex, x: *const cuComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseCgpsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *mut cuComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsv2, __cushim_slot_cusparseCgtsv2);
+    static __cushim_fn_cusparseCgtsv2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, x: *mut cuComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsv2StridedBatch, __cushim_slot_cusparseCgtsv2StridedBatch);
+    static __cushim_fn_cusparseCgtsv2StridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, x: *const cuComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseCgtsv2StridedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseCgtsv2StridedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *const cuComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsv2_bufferSizeExt, __cushim_slot_cusparseCgtsv2_bufferSizeExt);
+    static __cushim_fn_cusparseCgtsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *mut cuComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsv2_nopivot, __cushim_slot_cusparseCgtsv2_nopivot);
+    static __cushim_fn_cusparseCgtsv2_nopivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, B: *const cuComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseCgtsv2_nopivot_bufferSizeExt);
+    static __cushim_fn_cusparseCgtsv2_nopivot_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut cuComplex, d: *mut cuComplex, du: *mut cuComplex, x: *mut cuComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsvInterleavedBatch, __cushim_slot_cusparseCgtsvInterleavedBatch);
+    static __cushim_fn_cusparseCgtsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const cuComplex, d: *const cuComplex, du: *const cuComplex, x: *const cuComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseCgtsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const cuComplex, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCnnz, __cushim_slot_cusparseCnnz);
+    static __cushim_fn_cusparseCnnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const cuComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: cuComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCnnz_compress, __cushim_slot_cusparseCnnz_compress);
+    static __cushim_fn_cusparseCnnz_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstBlockedEllGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, ellBlockSize: *mut i64, ellCols: *mut i64, ellColInd: *mut *const ::core::ffi::c_void, ellValue: *mut *const ::core::ffi::c_void, ellIdxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstBlockedEllGet, __cushim_slot_cusparseConstBlockedEllGet);
+    static __cushim_fn_cusparseConstBlockedEllGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstCooGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cooRowInd: *mut *const ::core::ffi::c_void, cooColInd: *mut *const ::core::ffi::c_void, cooValues: *mut *const ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstCooGet, __cushim_slot_cusparseConstCooGet);
+    static __cushim_fn_cusparseConstCooGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstCscGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cscColOffsets: *mut *const ::core::ffi::c_void, cscRowInd: *mut *const ::core::ffi::c_void, cscValues: *mut *const ::core::ffi::c_void, cscColOffsetsType: *mut cusparseIndexType_t, cscRowIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstCscGet, __cushim_slot_cusparseConstCscGet);
+    static __cushim_fn_cusparseConstCscGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstCsrGet(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, csrRowOffsets: *mut *const ::core::ffi::c_void, csrColInd: *mut *const ::core::ffi::c_void, csrValues: *mut *const ::core::ffi::c_void, csrRowOffsetsType: *mut cusparseIndexType_t, csrColIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstCsrGet, __cushim_slot_cusparseConstCsrGet);
+    static __cushim_fn_cusparseConstCsrGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstDnMatGet(dnMatDescr: cusparseConstDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *const ::core::ffi::c_void, type_: *mut cudaDataType, order: *mut cusparseOrder_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstDnMatGet, __cushim_slot_cusparseConstDnMatGet);
+    static __cushim_fn_cusparseConstDnMatGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstDnMatGetValues(dnMatDescr: cusparseConstDnMatDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstDnMatGetValues, __cushim_slot_cusparseConstDnMatGetValues);
+    static __cushim_fn_cusparseConstDnMatGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstDnVecGet(dnVecDescr: cusparseConstDnVecDescr_t, size: *mut i64, values: *mut *const ::core::ffi::c_void, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstDnVecGet, __cushim_slot_cusparseConstDnVecGet);
+    static __cushim_fn_cusparseConstDnVecGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstDnVecGetValues(dnVecDescr: cusparseConstDnVecDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstDnVecGetValues, __cushim_slot_cusparseConstDnVecGetValues);
+    static __cushim_fn_cusparseConstDnVecGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstSpMatGetValues(spMatDescr: cusparseConstSpMatDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstSpMatGetValues, __cushim_slot_cusparseConstSpMatGetValues);
+    static __cushim_fn_cusparseConstSpMatGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstSpVecGet(spVecDescr: cusparseConstSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *const ::core::ffi::c_void, values: *mut *const ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstSpVecGet, __cushim_slot_cusparseConstSpVecGet);
+    static __cushim_fn_cusparseConstSpVecGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseConstSpVecGetValues(spVecDescr: cusparseConstSpVecDescr_t, values: *mut *const ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseConstSpVecGetValues, __cushim_slot_cusparseConstSpVecGetValues);
+    static __cushim_fn_cusparseConstSpVecGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCooGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cooRowInd: *mut *mut ::core::ffi::c_void, cooColInd: *mut *mut ::core::ffi::c_void, cooValues: *mut *mut ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCooGet, __cushim_slot_cusparseCooGet);
+    static __cushim_fn_cusparseCooGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCooSetPointers(spMatDescr: cusparseSpMatDescr_t, cooRows: *mut ::core::ffi::c_void, cooColumns: *mut ::core::ffi::c_void, cooValues: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCooSetPointers, __cushim_slot_cusparseCooSetPointers);
+    static __cushim_fn_cusparseCooSetPointers;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCooSetStridedBatch(spMatDescr: cusparseSpMatDescr_t, batchCount: ::core::ffi::c_int, batchStride: i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCooSetStridedBatch, __cushim_slot_cusparseCooSetStridedBatch);
+    static __cushim_fn_cusparseCooSetStridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreate(handle: *mut cusparseHandle_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreate, __cushim_slot_cusparseCreate);
+    static __cushim_fn_cusparseCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateBlockedEll(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, ellBlockSize: i64, ellCols: i64, ellColInd: *mut ::core::ffi::c_void, ellValue: *mut ::core::ffi::c_void, ellIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateBlockedEll, __cushim_slot_cusparseCreateBlockedEll);
+    static __cushim_fn_cusparseCreateBlockedEll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsr(spMatDescr: *mut cusparseSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rowBlockSize: i64, colBlockSize: i64, bsrRowOffsets: *mut ::core::ffi::c_void, bsrColInd: *mut ::core::ffi::c_void, bsrValues: *mut ::core::ffi::c_void, bsrRowOffsetsType: cusparseIndexType_t, bsrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateBsr, __cushim_slot_cusparseCreateBsr);
+    static __cushim_fn_cusparseCreateBsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsric02Info(info: *mut bsric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsric02Info, __cushim_slot_cusparseCreateBsric02Info);
+    static __cushim_fn_cusparseCreateBsric02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsrilu02Info(info: *mut bsrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsrilu02Info, __cushim_slot_cusparseCreateBsrilu02Info);
+    static __cushim_fn_cusparseCreateBsrilu02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsrsm2Info(info: *mut bsrsm2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsrsm2Info, __cushim_slot_cusparseCreateBsrsm2Info);
+    static __cushim_fn_cusparseCreateBsrsm2Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateBsrsv2Info(info: *mut bsrsv2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateBsrsv2Info, __cushim_slot_cusparseCreateBsrsv2Info);
+    static __cushim_fn_cusparseCreateBsrsv2Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateColorInfo(info: *mut cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateColorInfo, __cushim_slot_cusparseCreateColorInfo);
+    static __cushim_fn_cusparseCreateColorInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstBlockedEll(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, ellBlockSize: i64, ellCols: i64, ellColInd: *const ::core::ffi::c_void, ellValue: *const ::core::ffi::c_void, ellIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstBlockedEll, __cushim_slot_cusparseCreateConstBlockedEll);
+    static __cushim_fn_cusparseCreateConstBlockedEll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstBsr(spMatDescr: *mut cusparseConstSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rowBlockDim: i64, colBlockDim: i64, bsrRowOffsets: *const ::core::ffi::c_void, bsrColInd: *const ::core::ffi::c_void, bsrValues: *const ::core::ffi::c_void, bsrRowOffsetsType: cusparseIndexType_t, bsrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstBsr, __cushim_slot_cusparseCreateConstBsr);
+    static __cushim_fn_cusparseCreateConstBsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstCoo(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cooRowInd: *const ::core::ffi::c_void, cooColInd: *const ::core::ffi::c_void, cooValues: *const ::core::ffi::c_void, cooIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstCoo, __cushim_slot_cusparseCreateConstCoo);
+    static __cushim_fn_cusparseCreateConstCoo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstCsc(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cscColOffsets: *const ::core::ffi::c_void, cscRowInd: *const ::core::ffi::c_void, cscValues: *const ::core::ffi::c_void, cscColOffsetsType: cusparseIndexType_t, cscRowIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstCsc, __cushim_slot_cusparseCreateConstCsc);
+    static __cushim_fn_cusparseCreateConstCsc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstCsr(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, csrRowOffsets: *const ::core::ffi::c_void, csrColInd: *const ::core::ffi::c_void, csrValues: *const ::core::ffi::c_void, csrRowOffsetsType: cusparseIndexType_t, csrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstCsr, __cushim_slot_cusparseCreateConstCsr);
+    static __cushim_fn_cusparseCreateConstCsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstDnMat(dnMatDescr: *mut cusparseConstDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *const ::core::ffi::c_void, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstDnMat, __cushim_slot_cusparseCreateConstDnMat);
+    static __cushim_fn_cusparseCreateConstDnMat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstDnVec(dnVecDescr: *mut cusparseConstDnVecDescr_t, size: i64, values: *const ::core::ffi::c_void, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstDnVec, __cushim_slot_cusparseCreateConstDnVec);
+    static __cushim_fn_cusparseCreateConstDnVec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstSlicedEll(spMatDescr: *mut cusparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, sellValuesSize: i64, sliceSize: i64, sellSliceOffsets: *const ::core::ffi::c_void, sellColInd: *const ::core::ffi::c_void, sellValues: *const ::core::ffi::c_void, sellSliceOffsetsType: cusparseIndexType_t, sellColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstSlicedEll, __cushim_slot_cusparseCreateConstSlicedEll);
+    static __cushim_fn_cusparseCreateConstSlicedEll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateConstSpVec(spVecDescr: *mut cusparseConstSpVecDescr_t, size: i64, nnz: i64, indices: *const ::core::ffi::c_void, values: *const ::core::ffi::c_void, idxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateConstSpVec, __cushim_slot_cusparseCreateConstSpVec);
+    static __cushim_fn_cusparseCreateConstSpVec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateCoo(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cooRowInd: *mut ::core::ffi::c_void, cooColInd: *mut ::core::ffi::c_void, cooValues: *mut ::core::ffi::c_void, cooIdxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateCoo, __cushim_slot_cusparseCreateCoo);
+    static __cushim_fn_cusparseCreateCoo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsc(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cscColOffsets: *mut ::core::ffi::c_void, cscRowInd: *mut ::core::ffi::c_void, cscValues: *mut ::core::ffi::c_void, cscColOffsetsType: cusparseIndexType_t, cscRowIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateCsc, __cushim_slot_cusparseCreateCsc);
+    static __cushim_fn_cusparseCreateCsc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsr(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, csrRowOffsets: *mut ::core::ffi::c_void, csrColInd: *mut ::core::ffi::c_void, csrValues: *mut ::core::ffi::c_void, csrRowOffsetsType: cusparseIndexType_t, csrColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateCsr, __cushim_slot_cusparseCreateCsr);
+    static __cushim_fn_cusparseCreateCsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsric02Info(info: *mut csric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateCsric02Info, __cushim_slot_cusparseCreateCsric02Info);
+    static __cushim_fn_cusparseCreateCsric02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsrilu02Info(info: *mut csrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateCsrilu02Info, __cushim_slot_cusparseCreateCsrilu02Info);
+    static __cushim_fn_cusparseCreateCsrilu02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateCsru2csrInfo(info: *mut csru2csrInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateCsru2csrInfo, __cushim_slot_cusparseCreateCsru2csrInfo);
+    static __cushim_fn_cusparseCreateCsru2csrInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateDnMat(dnMatDescr: *mut cusparseDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *mut ::core::ffi::c_void, valueType: cudaDataType, order: cusparseOrder_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateDnMat, __cushim_slot_cusparseCreateDnMat);
+    static __cushim_fn_cusparseCreateDnMat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateDnVec(dnVecDescr: *mut cusparseDnVecDescr_t, size: i64, values: *mut ::core::ffi::c_void, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateDnVec, __cushim_slot_cusparseCreateDnVec);
+    static __cushim_fn_cusparseCreateDnVec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateIdentityPermutation(handle: cusparseHandle_t, n: ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreateIdentityPermutation, __cushim_slot_cusparseCreateIdentityPermutation);
+    static __cushim_fn_cusparseCreateIdentityPermutation;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateMatDescr(descrA: *mut cusparseMatDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateMatDescr, __cushim_slot_cusparseCreateMatDescr);
+    static __cushim_fn_cusparseCreateMatDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreatePruneInfo(info: *mut pruneInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseCreatePruneInfo, __cushim_slot_cusparseCreatePruneInfo);
+    static __cushim_fn_cusparseCreatePruneInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateSlicedEll(spMatDescr: *mut cusparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, sellValuesSize: i64, sliceSize: i64, sellSliceOffsets: *mut ::core::ffi::c_void, sellColInd: *mut ::core::ffi::c_void, sellValues: *mut ::core::ffi::c_void, sellSliceOffsetsType: cusparseIndexType_t, sellColIndType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateSlicedEll, __cushim_slot_cusparseCreateSlicedEll);
+    static __cushim_fn_cusparseCreateSlicedEll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCreateSpVec(spVecDescr: *mut cusparseSpVecDescr_t, size: i64, nnz: i64, indices: *mut ::core::ffi::c_void, values: *mut ::core::ffi::c_void, idxType: cusparseIndexType_t, idxBase: cusparseIndexBase_t, valueType: cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCreateSpVec, __cushim_slot_cusparseCreateSpVec);
+    static __cushim_fn_cusparseCreateSpVec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCscGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cscColOffsets: *mut *mut ::core::ffi::c_void, cscRowInd: *mut *mut ::core::ffi::c_void, cscValues: *mut *mut ::core::ffi::c_void, cscColOffsetsType: *mut cusparseIndexType_t, cscRowIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCscGet, __cushim_slot_cusparseCscGet);
+    static __cushim_fn_cusparseCscGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCscSetPointers(spMatDescr: cusparseSpMatDescr_t, cscColOffsets: *mut ::core::ffi::c_void, cscRowInd: *mut ::core::ffi::c_void, cscValues: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCscSetPointers, __cushim_slot_cusparseCscSetPointers);
+    static __cushim_fn_cusparseCscSetPointers;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCsr2cscEx2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *const ::core::ffi::c_void, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, cscVal: *mut ::core::ffi::c_void, cscColPtr: *mut ::core::ffi::c_int, cscRowInd: *mut ::core::ffi::c_int, valType: cudaDataType, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, alg: cusparseCsr2CscAlg_t, buffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCsr2cscEx2, __cushim_slot_cusparseCsr2cscEx2);
+    static __cushim_fn_cusparseCsr2cscEx2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCsr2cscEx2_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *const ::core::ffi::c_void, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, cscVal: *mut ::core::ffi::c_void, cscColPtr: *mut ::core::ffi::c_int, cscRowInd: *mut ::core::ffi::c_int, valType: cudaDataType, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, alg: cusparseCsr2CscAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCsr2cscEx2_bufferSize, __cushim_slot_cusparseCsr2cscEx2_bufferSize);
+    static __cushim_fn_cusparseCsr2cscEx2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCsrGet(spMatDescr: cusparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, csrRowOffsets: *mut *mut ::core::ffi::c_void, csrColInd: *mut *mut ::core::ffi::c_void, csrValues: *mut *mut ::core::ffi::c_void, csrRowOffsetsType: *mut cusparseIndexType_t, csrColIndType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCsrGet, __cushim_slot_cusparseCsrGet);
+    static __cushim_fn_cusparseCsrGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCsrSetPointers(spMatDescr: cusparseSpMatDescr_t, csrRowOffsets: *mut ::core::ffi::c_void, csrColInd: *mut ::core::ffi::c_void, csrValues: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCsrSetPointers, __cushim_slot_cusparseCsrSetPointers);
+    static __cushim_fn_cusparseCsrSetPointers;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseCsrSetStridedBatch(spMatDescr: cusparseSpMatDescr_t, batchCount: ::core::ffi::c_int, offsetsBatchStride: i64, columnsValuesBatchStride: i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseCsrSetStridedBatch, __cushim_slot_cusparseCsrSetStridedBatch);
+    static __cushim_fn_cusparseCsrSetStridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsr2csr, __cushim_slot_cusparseDbsr2csr);
+    static __cushim_fn_cusparseDbsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02, __cushim_slot_cusparseDbsric02);
+    static __cushim_fn_cusparseDbsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02_analysis, __cushim_slot_cusparseDbsric02_analysis);
+    static __cushim_fn_cusparseDbsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02_bufferSize, __cushim_slot_cusparseDbsric02_bufferSize);
+    static __cushim_fn_cusparseDbsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsric02_bufferSizeExt, __cushim_slot_cusparseDbsric02_bufferSizeExt);
+    static __cushim_fn_cusparseDbsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02, __cushim_slot_cusparseDbsrilu02);
+    static __cushim_fn_cusparseDbsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_analysis, __cushim_slot_cusparseDbsrilu02_analysis);
+    static __cushim_fn_cusparseDbsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_bufferSize, __cushim_slot_cusparseDbsrilu02_bufferSize);
+    static __cushim_fn_cusparseDbsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_bufferSizeExt, __cushim_slot_cusparseDbsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseDbsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrilu02_numericBoost, __cushim_slot_cusparseDbsrilu02_numericBoost);
+    static __cushim_fn_cusparseDbsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, beta: *const f64, C: *mut f64, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrmm, __cushim_slot_cusparseDbsrmm);
+    static __cushim_fn_cusparseDbsrmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f64, beta: *const f64, y: *mut f64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDbsrmv, __cushim_slot_cusparseDbsrmv);
+    static __cushim_fn_cusparseDbsrmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_analysis, __cushim_slot_cusparseDbsrsm2_analysis);
+    static __cushim_fn_cusparseDbsrsm2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_bufferSize, __cushim_slot_cusparseDbsrsm2_bufferSize);
+    static __cushim_fn_cusparseDbsrsm2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_bufferSizeExt, __cushim_slot_cusparseDbsrsm2_bufferSizeExt);
+    static __cushim_fn_cusparseDbsrsm2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const f64, ldb: ::core::ffi::c_int, X: *mut f64, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsm2_solve, __cushim_slot_cusparseDbsrsm2_solve);
+    static __cushim_fn_cusparseDbsrsm2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_analysis, __cushim_slot_cusparseDbsrsv2_analysis);
+    static __cushim_fn_cusparseDbsrsv2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_bufferSize, __cushim_slot_cusparseDbsrsv2_bufferSize);
+    static __cushim_fn_cusparseDbsrsv2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_bufferSizeExt, __cushim_slot_cusparseDbsrsv2_bufferSizeExt);
+    static __cushim_fn_cusparseDbsrsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const f64, x: *mut f64, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrsv2_solve, __cushim_slot_cusparseDbsrsv2_solve);
+    static __cushim_fn_cusparseDbsrsv2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f64, beta: *const f64, y: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDbsrxmv, __cushim_slot_cusparseDbsrxmv);
+    static __cushim_fn_cusparseDbsrxmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f64, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsr2bsr, __cushim_slot_cusparseDcsr2bsr);
+    static __cushim_fn_cusparseDcsr2bsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut f64, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsr2csr_compress, __cushim_slot_cusparseDcsr2csr_compress);
+    static __cushim_fn_cusparseDcsr2csr_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsr2csru, __cushim_slot_cusparseDcsr2csru);
+    static __cushim_fn_cusparseDcsr2csru;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f64, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDcsr2gebsr, __cushim_slot_cusparseDcsr2gebsr);
+    static __cushim_fn_cusparseDcsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDcsr2gebsr_bufferSize, __cushim_slot_cusparseDcsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseDcsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseDcsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseDcsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f64, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrcolor, __cushim_slot_cusparseDcsrcolor);
+    static __cushim_fn_cusparseDcsrcolor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f64, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f64, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDcsrgeam2, __cushim_slot_cusparseDcsrgeam2);
+    static __cushim_fn_cusparseDcsrgeam2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f64, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f64, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDcsrgeam2_bufferSizeExt, __cushim_slot_cusparseDcsrgeam2_bufferSizeExt);
+    static __cushim_fn_cusparseDcsrgeam2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02, __cushim_slot_cusparseDcsric02);
+    static __cushim_fn_cusparseDcsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02_analysis, __cushim_slot_cusparseDcsric02_analysis);
+    static __cushim_fn_cusparseDcsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02_bufferSize, __cushim_slot_cusparseDcsric02_bufferSize);
+    static __cushim_fn_cusparseDcsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f64, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsric02_bufferSizeExt, __cushim_slot_cusparseDcsric02_bufferSizeExt);
+    static __cushim_fn_cusparseDcsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02, __cushim_slot_cusparseDcsrilu02);
+    static __cushim_fn_cusparseDcsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_analysis, __cushim_slot_cusparseDcsrilu02_analysis);
+    static __cushim_fn_cusparseDcsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_bufferSize, __cushim_slot_cusparseDcsrilu02_bufferSize);
+    static __cushim_fn_cusparseDcsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f64, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_bufferSizeExt, __cushim_slot_cusparseDcsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseDcsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsrilu02_numericBoost, __cushim_slot_cusparseDcsrilu02_numericBoost);
+    static __cushim_fn_cusparseDcsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsru2csr, __cushim_slot_cusparseDcsru2csr);
+    static __cushim_fn_cusparseDcsru2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDcsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDcsru2csr_bufferSizeExt, __cushim_slot_cusparseDcsru2csr_bufferSizeExt);
+    static __cushim_fn_cusparseDcsru2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDenseToSparse_analysis(handle: cusparseHandle_t, matA: cusparseConstDnMatDescr_t, matB: cusparseSpMatDescr_t, alg: cusparseDenseToSparseAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDenseToSparse_analysis, __cushim_slot_cusparseDenseToSparse_analysis);
+    static __cushim_fn_cusparseDenseToSparse_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDenseToSparse_bufferSize(handle: cusparseHandle_t, matA: cusparseConstDnMatDescr_t, matB: cusparseSpMatDescr_t, alg: cusparseDenseToSparseAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDenseToSparse_bufferSize, __cushim_slot_cusparseDenseToSparse_bufferSize);
+    static __cushim_fn_cusparseDenseToSparse_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDenseToSparse_convert(handle: cusparseHandle_t, matA: cusparseConstDnMatDescr_t, matB: cusparseSpMatDescr_t, alg: cusparseDenseToSparseAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDenseToSparse_convert, __cushim_slot_cusparseDenseToSparse_convert);
+    static __cushim_fn_cusparseDenseToSparse_convert;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroy(handle: cusparseHandle_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDestroy, __cushim_slot_cusparseDestroy);
+    static __cushim_fn_cusparseDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsric02Info(info: bsric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsric02Info, __cushim_slot_cusparseDestroyBsric02Info);
+    static __cushim_fn_cusparseDestroyBsric02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsrilu02Info(info: bsrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsrilu02Info, __cushim_slot_cusparseDestroyBsrilu02Info);
+    static __cushim_fn_cusparseDestroyBsrilu02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsrsm2Info(info: bsrsm2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsrsm2Info, __cushim_slot_cusparseDestroyBsrsm2Info);
+    static __cushim_fn_cusparseDestroyBsrsm2Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyBsrsv2Info(info: bsrsv2Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyBsrsv2Info, __cushim_slot_cusparseDestroyBsrsv2Info);
+    static __cushim_fn_cusparseDestroyBsrsv2Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyColorInfo(info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyColorInfo, __cushim_slot_cusparseDestroyColorInfo);
+    static __cushim_fn_cusparseDestroyColorInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyCsric02Info(info: csric02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyCsric02Info, __cushim_slot_cusparseDestroyCsric02Info);
+    static __cushim_fn_cusparseDestroyCsric02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyCsrilu02Info(info: csrilu02Info_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyCsrilu02Info, __cushim_slot_cusparseDestroyCsrilu02Info);
+    static __cushim_fn_cusparseDestroyCsrilu02Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyCsru2csrInfo(info: csru2csrInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyCsru2csrInfo, __cushim_slot_cusparseDestroyCsru2csrInfo);
+    static __cushim_fn_cusparseDestroyCsru2csrInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyDnMat(dnMatDescr: cusparseConstDnMatDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDestroyDnMat, __cushim_slot_cusparseDestroyDnMat);
+    static __cushim_fn_cusparseDestroyDnMat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyDnVec(dnVecDescr: cusparseConstDnVecDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDestroyDnVec, __cushim_slot_cusparseDestroyDnVec);
+    static __cushim_fn_cusparseDestroyDnVec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyMatDescr(descrA: cusparseMatDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDestroyMatDescr, __cushim_slot_cusparseDestroyMatDescr);
+    static __cushim_fn_cusparseDestroyMatDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroyPruneInfo(info: pruneInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDestroyPruneInfo, __cushim_slot_cusparseDestroyPruneInfo);
+    static __cushim_fn_cusparseDestroyPruneInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroySpMat(spMatDescr: cusparseConstSpMatDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDestroySpMat, __cushim_slot_cusparseDestroySpMat);
+    static __cushim_fn_cusparseDestroySpMat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDestroySpVec(spVecDescr: cusparseConstSpVecDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDestroySpVec, __cushim_slot_cusparseDestroySpVec);
+    static __cushim_fn_cusparseDestroySpVec;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2csr, __cushim_slot_cusparseDgebsr2csr);
+    static __cushim_fn_cusparseDgebsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut f64, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgebsr2gebsc, __cushim_slot_cusparseDgebsr2gebsc);
+    static __cushim_fn_cusparseDgebsr2gebsc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgebsr2gebsc_bufferSize, __cushim_slot_cusparseDgebsr2gebsc_bufferSize);
+    static __cushim_fn_cusparseDgebsr2gebsc_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f64, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseDgebsr2gebsc_bufferSizeExt);
+    static __cushim_fn_cusparseDgebsr2gebsc_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f64, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2gebsr, __cushim_slot_cusparseDgebsr2gebsr);
+    static __cushim_fn_cusparseDgebsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2gebsr_bufferSize, __cushim_slot_cusparseDgebsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseDgebsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f64, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseDgebsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseDgebsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f64, A: *const f64, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const f64, xInd: *const ::core::ffi::c_int, beta: *const f64, y: *mut f64, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgemvi, __cushim_slot_cusparseDgemvi);
+    static __cushim_fn_cusparseDgemvi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDgemvi_bufferSize, __cushim_slot_cusparseDgemvi_bufferSize);
+    static __cushim_fn_cusparseDgemvi_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut f64, dl: *mut f64, d: *mut f64, du: *mut f64, dw: *mut f64, x: *mut f64, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgpsvInterleavedBatch, __cushim_slot_cusparseDgpsvInterleavedBatch);
+    static __cushim_fn_cusparseDgpsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const f64, dl: *const f64, d: *const f64, du: *const f64, dw: *const f64, x: *const f64, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseDgpsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *mut f64, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsv2, __cushim_slot_cusparseDgtsv2);
+    static __cushim_fn_cusparseDgtsv2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, x: *mut f64, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsv2StridedBatch, __cushim_slot_cusparseDgtsv2StridedBatch);
+    static __cushim_fn_cusparseDgtsv2StridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, x: *const f64, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseDgtsv2StridedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseDgtsv2StridedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *const f64, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsv2_bufferSizeExt, __cushim_slot_cusparseDgtsv2_bufferSizeExt);
+    static __cushim_fn_cusparseDgtsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *mut f64, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsv2_nopivot, __cushim_slot_cusparseDgtsv2_nopivot);
+    static __cushim_fn_cusparseDgtsv2_nopivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, B: *const f64, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseDgtsv2_nopivot_bufferSizeExt);
+    static __cushim_fn_cusparseDgtsv2_nopivot_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut f64, d: *mut f64, du: *mut f64, x: *mut f64, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsvInterleavedBatch, __cushim_slot_cusparseDgtsvInterleavedBatch);
+    static __cushim_fn_cusparseDgtsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const f64, d: *const f64, du: *const f64, x: *const f64, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseDgtsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnMatGet(dnMatDescr: cusparseDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *mut ::core::ffi::c_void, type_: *mut cudaDataType, order: *mut cusparseOrder_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnMatGet, __cushim_slot_cusparseDnMatGet);
+    static __cushim_fn_cusparseDnMatGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnMatGetStridedBatch(dnMatDescr: cusparseConstDnMatDescr_t, batchCount: *mut ::core::ffi::c_int, batchStride: *mut i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnMatGetStridedBatch, __cushim_slot_cusparseDnMatGetStridedBatch);
+    static __cushim_fn_cusparseDnMatGetStridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnMatGetValues(dnMatDescr: cusparseDnMatDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnMatGetValues, __cushim_slot_cusparseDnMatGetValues);
+    static __cushim_fn_cusparseDnMatGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnMatSetStridedBatch(dnMatDescr: cusparseDnMatDescr_t, batchCount: ::core::ffi::c_int, batchStride: i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnMatSetStridedBatch, __cushim_slot_cusparseDnMatSetStridedBatch);
+    static __cushim_fn_cusparseDnMatSetStridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnMatSetValues(dnMatDescr: cusparseDnMatDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnMatSetValues, __cushim_slot_cusparseDnMatSetValues);
+    static __cushim_fn_cusparseDnMatSetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnVecGet(dnVecDescr: cusparseDnVecDescr_t, size: *mut i64, values: *mut *mut ::core::ffi::c_void, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnVecGet, __cushim_slot_cusparseDnVecGet);
+    static __cushim_fn_cusparseDnVecGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnVecGetValues(dnVecDescr: cusparseDnVecDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnVecGetValues, __cushim_slot_cusparseDnVecGetValues);
+    static __cushim_fn_cusparseDnVecGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnVecSetValues(dnVecDescr: cusparseDnVecDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnVecSetValues, __cushim_slot_cusparseDnVecSetValues);
+    static __cushim_fn_cusparseDnVecSetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const f64, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseDnnz, __cushim_slot_cusparseDnnz);
+    static __cushim_fn_cusparseDnnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: f64) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDnnz_compress, __cushim_slot_cusparseDnnz_compress);
+    static __cushim_fn_cusparseDnnz_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csr, __cushim_slot_cusparseDpruneCsr2csr);
+    static __cushim_fn_cusparseDpruneCsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrByPercentage, __cushim_slot_cusparseDpruneCsr2csrByPercentage);
+    static __cushim_fn_cusparseDpruneCsr2csrByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt);
+    static __cushim_fn_cusparseDpruneCsr2csrByPercentage_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrNnz, __cushim_slot_cusparseDpruneCsr2csrNnz);
+    static __cushim_fn_cusparseDpruneCsr2csrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csrNnzByPercentage, __cushim_slot_cusparseDpruneCsr2csrNnzByPercentage);
+    static __cushim_fn_cusparseDpruneCsr2csrNnzByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneCsr2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f64, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneCsr2csr_bufferSizeExt, __cushim_slot_cusparseDpruneCsr2csr_bufferSizeExt);
+    static __cushim_fn_cusparseDpruneCsr2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csr, __cushim_slot_cusparseDpruneDense2csr);
+    static __cushim_fn_cusparseDpruneDense2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrByPercentage, __cushim_slot_cusparseDpruneDense2csrByPercentage);
+    static __cushim_fn_cusparseDpruneDense2csrByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt);
+    static __cushim_fn_cusparseDpruneDense2csrByPercentage_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrNnz, __cushim_slot_cusparseDpruneDense2csrNnz);
+    static __cushim_fn_cusparseDpruneDense2csrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csrNnzByPercentage, __cushim_slot_cusparseDpruneDense2csrNnzByPercentage);
+    static __cushim_fn_cusparseDpruneDense2csrNnzByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseDpruneDense2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, threshold: *const f64, descrC: cusparseMatDescr_t, csrSortedValC: *const f64, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseDpruneDense2csr_bufferSizeExt, __cushim_slot_cusparseDpruneDense2csr_bufferSizeExt);
+    static __cushim_fn_cusparseDpruneDense2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseGather(handle: cusparseHandle_t, vecY: cusparseConstDnVecDescr_t, vecX: cusparseSpVecDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseGather, __cushim_slot_cusparseGather);
+    static __cushim_fn_cusparseGather;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseGetErrorName(status: cusparseStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cusparseGetErrorName, __cushim_slot_cusparseGetErrorName);
+    static __cushim_fn_cusparseGetErrorName;
     returns answer, fallback [status, Name];
 }
 
 cushim_shim! {
     fn cusparseGetErrorString(status: cusparseStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cusparseGetErrorString, __cushim_slot_cusparseGetErrorString);
+    static __cushim_fn_cusparseGetErrorString;
     returns answer, fallback [status, Text];
 }
 
 cushim_shim! {
     fn cusparseGetMatDiagType(descrA: cusparseMatDescr_t) -> cusparseDiagType_t;
-    statics (__cushim_fn_cusparseGetMatDiagType, __cushim_slot_cusparseGetMatDiagType);
+    static __cushim_fn_cusparseGetMatDiagType;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cusparseGetMatFillMode(descrA: cusparseMatDescr_t) -> cusparseFillMode_t;
-    statics (__cushim_fn_cusparseGetMatFillMode, __cushim_slot_cusparseGetMatFillMode);
+    static __cushim_fn_cusparseGetMatFillMode;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cusparseGetMatIndexBase(descrA: cusparseMatDescr_t) -> cusparseIndexBase_t;
-    statics (__cushim_fn_cusparseGetMatIndexBase, __cushim_slot_cusparseGetMatIndexBase);
+    static __cushim_fn_cusparseGetMatIndexBase;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cusparseGetMatType(descrA: cusparseMatDescr_t) -> cusparseMatrixType_t;
-    statics (__cushim_fn_cusparseGetMatType, __cushim_slot_cusparseGetMatType);
+    static __cushim_fn_cusparseGetMatType;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cusparseGetPointerMode(handle: cusparseHandle_t, mode: *mut cusparsePointerMode_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseGetPointerMode, __cushim_slot_cusparseGetPointerMode);
+    static __cushim_fn_cusparseGetPointerMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseGetProperty, __cushim_slot_cusparseGetProperty);
+    static __cushim_fn_cusparseGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseGetStream(handle: cusparseHandle_t, streamId: *mut cudaStream_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseGetStream, __cushim_slot_cusparseGetStream);
+    static __cushim_fn_cusparseGetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseGetVersion(handle: cusparseHandle_t, version: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseGetVersion, __cushim_slot_cusparseGetVersion);
+    static __cushim_fn_cusparseGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseLoggerForceDisable() -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseLoggerForceDisable, __cushim_slot_cusparseLoggerForceDisable);
+    static __cushim_fn_cusparseLoggerForceDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseLoggerOpenFile, __cushim_slot_cusparseLoggerOpenFile);
+    static __cushim_fn_cusparseLoggerOpenFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetCallback(callback: cusparseLoggerCallback_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseLoggerSetCallback, __cushim_slot_cusparseLoggerSetCallback);
+    static __cushim_fn_cusparseLoggerSetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetFile(file: *mut _IO_FILE) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseLoggerSetFile, __cushim_slot_cusparseLoggerSetFile);
+    static __cushim_fn_cusparseLoggerSetFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetLevel(level: ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseLoggerSetLevel, __cushim_slot_cusparseLoggerSetLevel);
+    static __cushim_fn_cusparseLoggerSetLevel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseLoggerSetMask(mask: ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseLoggerSetMask, __cushim_slot_cusparseLoggerSetMask);
+    static __cushim_fn_cusparseLoggerSetMask;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseRot(handle: cusparseHandle_t, c_coeff: *const ::core::ffi::c_void, s_coeff: *const ::core::ffi::c_void, vecX: cusparseSpVecDescr_t, vecY: cusparseDnVecDescr_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseRot, __cushim_slot_cusparseRot);
+    static __cushim_fn_cusparseRot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSDDMM(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstDnMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSDDMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSDDMM, __cushim_slot_cusparseSDDMM);
+    static __cushim_fn_cusparseSDDMM;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSDDMM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstDnMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSDDMMAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSDDMM_bufferSize, __cushim_slot_cusparseSDDMM_bufferSize);
+    static __cushim_fn_cusparseSDDMM_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSDDMM_preprocess(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstDnMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSDDMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSDDMM_preprocess, __cushim_slot_cusparseSDDMM_preprocess);
+    static __cushim_fn_cusparseSDDMM_preprocess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsr2csr, __cushim_slot_cusparseSbsr2csr);
+    static __cushim_fn_cusparseSbsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02, __cushim_slot_cusparseSbsric02);
+    static __cushim_fn_cusparseSbsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02_analysis, __cushim_slot_cusparseSbsric02_analysis);
+    static __cushim_fn_cusparseSbsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02_bufferSize, __cushim_slot_cusparseSbsric02_bufferSize);
+    static __cushim_fn_cusparseSbsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsric02_bufferSizeExt, __cushim_slot_cusparseSbsric02_bufferSizeExt);
+    static __cushim_fn_cusparseSbsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02, __cushim_slot_cusparseSbsrilu02);
+    static __cushim_fn_cusparseSbsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_analysis, __cushim_slot_cusparseSbsrilu02_analysis);
+    static __cushim_fn_cusparseSbsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_bufferSize, __cushim_slot_cusparseSbsrilu02_bufferSize);
+    static __cushim_fn_cusparseSbsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_bufferSizeExt, __cushim_slot_cusparseSbsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseSbsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrilu02_numericBoost, __cushim_slot_cusparseSbsrilu02_numericBoost);
+    static __cushim_fn_cusparseSbsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, beta: *const f32, C: *mut f32, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrmm, __cushim_slot_cusparseSbsrmm);
+    static __cushim_fn_cusparseSbsrmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f32, beta: *const f32, y: *mut f32) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSbsrmv, __cushim_slot_cusparseSbsrmv);
+    static __cushim_fn_cusparseSbsrmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_analysis, __cushim_slot_cusparseSbsrsm2_analysis);
+    static __cushim_fn_cusparseSbsrsm2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_bufferSize, __cushim_slot_cusparseSbsrsm2_bufferSize);
+    static __cushim_fn_cusparseSbsrsm2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_bufferSizeExt, __cushim_slot_cusparseSbsrsm2_bufferSizeExt);
+    static __cushim_fn_cusparseSbsrsm2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const f32, ldb: ::core::ffi::c_int, X: *mut f32, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsm2_solve, __cushim_slot_cusparseSbsrsm2_solve);
+    static __cushim_fn_cusparseSbsrsm2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_analysis, __cushim_slot_cusparseSbsrsv2_analysis);
+    static __cushim_fn_cusparseSbsrsv2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_bufferSize, __cushim_slot_cusparseSbsrsv2_bufferSize);
+    static __cushim_fn_cusparseSbsrsv2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_bufferSizeExt, __cushim_slot_cusparseSbsrsv2_bufferSizeExt);
+    static __cushim_fn_cusparseSbsrsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const f32, x: *mut f32, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrsv2_solve, __cushim_slot_cusparseSbsrsv2_solve);
+    static __cushim_fn_cusparseSbsrsv2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const f32, beta: *const f32, y: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSbsrxmv, __cushim_slot_cusparseSbsrxmv);
+    static __cushim_fn_cusparseSbsrxmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScatter(handle: cusparseHandle_t, vecX: cusparseConstSpVecDescr_t, vecY: cusparseDnVecDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseScatter, __cushim_slot_cusparseScatter);
+    static __cushim_fn_cusparseScatter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f32, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsr2bsr, __cushim_slot_cusparseScsr2bsr);
+    static __cushim_fn_cusparseScsr2bsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut f32, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsr2csr_compress, __cushim_slot_cusparseScsr2csr_compress);
+    static __cushim_fn_cusparseScsr2csr_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsr2csru, __cushim_slot_cusparseScsr2csru);
+    static __cushim_fn_cusparseScsr2csru;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f32, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseScsr2gebsr, __cushim_slot_cusparseScsr2gebsr);
+    static __cushim_fn_cusparseScsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseScsr2gebsr_bufferSize, __cushim_slot_cusparseScsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseScsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseScsr2gebsr_bufferSizeExt, __cushim_slot_cusparseScsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseScsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f32, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrcolor, __cushim_slot_cusparseScsrcolor);
+    static __cushim_fn_cusparseScsrcolor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f32, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f32, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseScsrgeam2, __cushim_slot_cusparseScsrgeam2);
+    static __cushim_fn_cusparseScsrgeam2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const f32, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const f32, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseScsrgeam2_bufferSizeExt, __cushim_slot_cusparseScsrgeam2_bufferSizeExt);
+    static __cushim_fn_cusparseScsrgeam2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02, __cushim_slot_cusparseScsric02);
+    static __cushim_fn_cusparseScsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02_analysis, __cushim_slot_cusparseScsric02_analysis);
+    static __cushim_fn_cusparseScsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02_bufferSize, __cushim_slot_cusparseScsric02_bufferSize);
+    static __cushim_fn_cusparseScsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f32, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsric02_bufferSizeExt, __cushim_slot_cusparseScsric02_bufferSizeExt);
+    static __cushim_fn_cusparseScsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02, __cushim_slot_cusparseScsrilu02);
+    static __cushim_fn_cusparseScsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_analysis, __cushim_slot_cusparseScsrilu02_analysis);
+    static __cushim_fn_cusparseScsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_bufferSize, __cushim_slot_cusparseScsrilu02_bufferSize);
+    static __cushim_fn_cusparseScsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut f32, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_bufferSizeExt, __cushim_slot_cusparseScsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseScsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsrilu02_numericBoost, __cushim_slot_cusparseScsrilu02_numericBoost);
+    static __cushim_fn_cusparseScsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsru2csr, __cushim_slot_cusparseScsru2csr);
+    static __cushim_fn_cusparseScsru2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseScsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseScsru2csr_bufferSizeExt, __cushim_slot_cusparseScsru2csr_bufferSizeExt);
+    static __cushim_fn_cusparseScsru2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSetMatDiagType(descrA: cusparseMatDescr_t, diagType: cusparseDiagType_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSetMatDiagType, __cushim_slot_cusparseSetMatDiagType);
+    static __cushim_fn_cusparseSetMatDiagType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSetMatFillMode(descrA: cusparseMatDescr_t, fillMode: cusparseFillMode_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSetMatFillMode, __cushim_slot_cusparseSetMatFillMode);
+    static __cushim_fn_cusparseSetMatFillMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSetMatIndexBase(descrA: cusparseMatDescr_t, base: cusparseIndexBase_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSetMatIndexBase, __cushim_slot_cusparseSetMatIndexBase);
+    static __cushim_fn_cusparseSetMatIndexBase;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSetMatType(descrA: cusparseMatDescr_t, type_: cusparseMatrixType_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSetMatType, __cushim_slot_cusparseSetMatType);
+    static __cushim_fn_cusparseSetMatType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSetPointerMode(handle: cusparseHandle_t, mode: cusparsePointerMode_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSetPointerMode, __cushim_slot_cusparseSetPointerMode);
+    static __cushim_fn_cusparseSetPointerMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSetStream(handle: cusparseHandle_t, streamId: cudaStream_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSetStream, __cushim_slot_cusparseSetStream);
+    static __cushim_fn_cusparseSetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2csr, __cushim_slot_cusparseSgebsr2csr);
+    static __cushim_fn_cusparseSgebsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut f32, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgebsr2gebsc, __cushim_slot_cusparseSgebsr2gebsc);
+    static __cushim_fn_cusparseSgebsr2gebsc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgebsr2gebsc_bufferSize, __cushim_slot_cusparseSgebsr2gebsc_bufferSize);
+    static __cushim_fn_cusparseSgebsr2gebsc_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const f32, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseSgebsr2gebsc_bufferSizeExt);
+    static __cushim_fn_cusparseSgebsr2gebsc_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut f32, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2gebsr, __cushim_slot_cusparseSgebsr2gebsr);
+    static __cushim_fn_cusparseSgebsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2gebsr_bufferSize, __cushim_slot_cusparseSgebsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseSgebsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const f32, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseSgebsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseSgebsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const f32, A: *const f32, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const f32, xInd: *const ::core::ffi::c_int, beta: *const f32, y: *mut f32, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgemvi, __cushim_slot_cusparseSgemvi);
+    static __cushim_fn_cusparseSgemvi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSgemvi_bufferSize, __cushim_slot_cusparseSgemvi_bufferSize);
+    static __cushim_fn_cusparseSgemvi_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut f32, dl: *mut f32, d: *mut f32, du: *mut f32, dw: *mut f32, x: *mut f32, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgpsvInterleavedBatch, __cushim_slot_cusparseSgpsvInterleavedBatch);
+    static __cushim_fn_cusparseSgpsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const f32, dl: *const f32, d: *const f32, du: *const f32, dw: *const f32, x: *const f32, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseSgpsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *mut f32, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsv2, __cushim_slot_cusparseSgtsv2);
+    static __cushim_fn_cusparseSgtsv2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, x: *mut f32, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsv2StridedBatch, __cushim_slot_cusparseSgtsv2StridedBatch);
+    static __cushim_fn_cusparseSgtsv2StridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, x: *const f32, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseSgtsv2StridedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseSgtsv2StridedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *const f32, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsv2_bufferSizeExt, __cushim_slot_cusparseSgtsv2_bufferSizeExt);
+    static __cushim_fn_cusparseSgtsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *mut f32, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsv2_nopivot, __cushim_slot_cusparseSgtsv2_nopivot);
+    static __cushim_fn_cusparseSgtsv2_nopivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, B: *const f32, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseSgtsv2_nopivot_bufferSizeExt);
+    static __cushim_fn_cusparseSgtsv2_nopivot_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut f32, d: *mut f32, du: *mut f32, x: *mut f32, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsvInterleavedBatch, __cushim_slot_cusparseSgtsvInterleavedBatch);
+    static __cushim_fn_cusparseSgtsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const f32, d: *const f32, du: *const f32, x: *const f32, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseSgtsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const f32, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSnnz, __cushim_slot_cusparseSnnz);
+    static __cushim_fn_cusparseSnnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: f32) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSnnz_compress, __cushim_slot_cusparseSnnz_compress);
+    static __cushim_fn_cusparseSnnz_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_compute(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize2: *mut usize, externalBuffer2: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_compute, __cushim_slot_cusparseSpGEMM_compute);
+    static __cushim_fn_cusparseSpGEMM_compute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_copy(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_copy, __cushim_slot_cusparseSpGEMM_copy);
+    static __cushim_fn_cusparseSpGEMM_copy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_createDescr(descr: *mut cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_createDescr, __cushim_slot_cusparseSpGEMM_createDescr);
+    static __cushim_fn_cusparseSpGEMM_createDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_destroyDescr(descr: cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_destroyDescr, __cushim_slot_cusparseSpGEMM_destroyDescr);
+    static __cushim_fn_cusparseSpGEMM_destroyDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_estimateMemory(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, chunk_fraction: f32, bufferSize3: *mut usize, externalBuffer3: *mut ::core::ffi::c_void, bufferSize2: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_estimateMemory, __cushim_slot_cusparseSpGEMM_estimateMemory);
+    static __cushim_fn_cusparseSpGEMM_estimateMemory;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_getNumProducts(spgemmDescr: cusparseSpGEMMDescr_t, num_prods: *mut i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_getNumProducts, __cushim_slot_cusparseSpGEMM_getNumProducts);
+    static __cushim_fn_cusparseSpGEMM_getNumProducts;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMM_workEstimation(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize1: *mut usize, externalBuffer1: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMM_workEstimation, __cushim_slot_cusparseSpGEMM_workEstimation);
+    static __cushim_fn_cusparseSpGEMM_workEstimation;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_compute(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseSpMatDescr_t, computeType: cudaDataType, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMMreuse_compute, __cushim_slot_cusparseSpGEMMreuse_compute);
+    static __cushim_fn_cusparseSpGEMMreuse_compute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_copy(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, matC: cusparseSpMatDescr_t, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize5: *mut usize, externalBuffer5: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMMreuse_copy, __cushim_slot_cusparseSpGEMMreuse_copy);
+    static __cushim_fn_cusparseSpGEMMreuse_copy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_nnz(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, matC: cusparseSpMatDescr_t, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize2: *mut usize, externalBuffer2: *mut ::core::ffi::c_void, bufferSize3: *mut usize, externalBuffer3: *mut ::core::ffi::c_void, bufferSize4: *mut usize, externalBuffer4: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMMreuse_nnz, __cushim_slot_cusparseSpGEMMreuse_nnz);
+    static __cushim_fn_cusparseSpGEMMreuse_nnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpGEMMreuse_workEstimation(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstSpMatDescr_t, matC: cusparseSpMatDescr_t, alg: cusparseSpGEMMAlg_t, spgemmDescr: cusparseSpGEMMDescr_t, bufferSize1: *mut usize, externalBuffer1: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpGEMMreuse_workEstimation, __cushim_slot_cusparseSpGEMMreuse_workEstimation);
+    static __cushim_fn_cusparseSpGEMMreuse_workEstimation;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMM(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMM, __cushim_slot_cusparseSpMM);
+    static __cushim_fn_cusparseSpMM;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMMOp(plan: cusparseSpMMOpPlan_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMMOp, __cushim_slot_cusparseSpMMOp);
+    static __cushim_fn_cusparseSpMMOp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMMOp_createPlan(handle: cusparseHandle_t, plan: *mut cusparseSpMMOpPlan_t, opA: cusparseOperation_t, opB: cusparseOperation_t, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMOpAlg_t, addOperationNvvmBuffer: *const ::core::ffi::c_void, addOperationBufferSize: usize, mulOperationNvvmBuffer: *const ::core::ffi::c_void, mulOperationBufferSize: usize, epilogueNvvmBuffer: *const ::core::ffi::c_void, epilogueBufferSize: usize, SpMMWorkspaceSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMMOp_createPlan, __cushim_slot_cusparseSpMMOp_createPlan);
+    static __cushim_fn_cusparseSpMMOp_createPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMMOp_destroyPlan(plan: cusparseSpMMOpPlan_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMMOp_destroyPlan, __cushim_slot_cusparseSpMMOp_destroyPlan);
+    static __cushim_fn_cusparseSpMMOp_destroyPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMM_bufferSize, __cushim_slot_cusparseSpMM_bufferSize);
+    static __cushim_fn_cusparseSpMM_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMM_preprocess(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, beta: *const ::core::ffi::c_void, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpMMAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMM_preprocess, __cushim_slot_cusparseSpMM_preprocess);
+    static __cushim_fn_cusparseSpMM_preprocess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMV(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpMVAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMV, __cushim_slot_cusparseSpMV);
+    static __cushim_fn_cusparseSpMV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMV_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpMVAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMV_bufferSize, __cushim_slot_cusparseSpMV_bufferSize);
+    static __cushim_fn_cusparseSpMV_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMV_preprocess(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, beta: *const ::core::ffi::c_void, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpMVAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMV_preprocess, __cushim_slot_cusparseSpMV_preprocess);
+    static __cushim_fn_cusparseSpMV_preprocess;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetAttribute(spMatDescr: cusparseConstSpMatDescr_t, attribute: cusparseSpMatAttribute_t, data: *mut ::core::ffi::c_void, dataSize: usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatGetAttribute, __cushim_slot_cusparseSpMatGetAttribute);
+    static __cushim_fn_cusparseSpMatGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetFormat(spMatDescr: cusparseConstSpMatDescr_t, format: *mut cusparseFormat_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatGetFormat, __cushim_slot_cusparseSpMatGetFormat);
+    static __cushim_fn_cusparseSpMatGetFormat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetIndexBase(spMatDescr: cusparseConstSpMatDescr_t, idxBase: *mut cusparseIndexBase_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatGetIndexBase, __cushim_slot_cusparseSpMatGetIndexBase);
+    static __cushim_fn_cusparseSpMatGetIndexBase;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetSize(spMatDescr: cusparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatGetSize, __cushim_slot_cusparseSpMatGetSize);
+    static __cushim_fn_cusparseSpMatGetSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetStridedBatch(spMatDescr: cusparseConstSpMatDescr_t, batchCount: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatGetStridedBatch, __cushim_slot_cusparseSpMatGetStridedBatch);
+    static __cushim_fn_cusparseSpMatGetStridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatGetValues(spMatDescr: cusparseSpMatDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatGetValues, __cushim_slot_cusparseSpMatGetValues);
+    static __cushim_fn_cusparseSpMatGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatSetAttribute(spMatDescr: cusparseSpMatDescr_t, attribute: cusparseSpMatAttribute_t, data: *mut ::core::ffi::c_void, dataSize: usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatSetAttribute, __cushim_slot_cusparseSpMatSetAttribute);
+    static __cushim_fn_cusparseSpMatSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpMatSetValues(spMatDescr: cusparseSpMatDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpMatSetValues, __cushim_slot_cusparseSpMatSetValues);
+    static __cushim_fn_cusparseSpMatSetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_analysis(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpSMAlg_t, spsmDescr: cusparseSpSMDescr_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSM_analysis, __cushim_slot_cusparseSpSM_analysis);
+    static __cushim_fn_cusparseSpSM_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpSMAlg_t, spsmDescr: cusparseSpSMDescr_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSM_bufferSize, __cushim_slot_cusparseSpSM_bufferSize);
+    static __cushim_fn_cusparseSpSM_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_createDescr(descr: *mut cusparseSpSMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSM_createDescr, __cushim_slot_cusparseSpSM_createDescr);
+    static __cushim_fn_cusparseSpSM_createDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_destroyDescr(descr: cusparseSpSMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSM_destroyDescr, __cushim_slot_cusparseSpSM_destroyDescr);
+    static __cushim_fn_cusparseSpSM_destroyDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_solve(handle: cusparseHandle_t, opA: cusparseOperation_t, opB: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, matB: cusparseConstDnMatDescr_t, matC: cusparseDnMatDescr_t, computeType: cudaDataType, alg: cusparseSpSMAlg_t, spsmDescr: cusparseSpSMDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSM_solve, __cushim_slot_cusparseSpSM_solve);
+    static __cushim_fn_cusparseSpSM_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSM_updateMatrix(handle: cusparseHandle_t, spsmDescr: cusparseSpSMDescr_t, newValues: *mut ::core::ffi::c_void, updatePart: cusparseSpSMUpdate_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSM_updateMatrix, __cushim_slot_cusparseSpSM_updateMatrix);
+    static __cushim_fn_cusparseSpSM_updateMatrix;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_analysis(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpSVAlg_t, spsvDescr: cusparseSpSVDescr_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSV_analysis, __cushim_slot_cusparseSpSV_analysis);
+    static __cushim_fn_cusparseSpSV_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_bufferSize(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpSVAlg_t, spsvDescr: cusparseSpSVDescr_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSV_bufferSize, __cushim_slot_cusparseSpSV_bufferSize);
+    static __cushim_fn_cusparseSpSV_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_createDescr(descr: *mut cusparseSpSVDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSV_createDescr, __cushim_slot_cusparseSpSV_createDescr);
+    static __cushim_fn_cusparseSpSV_createDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_destroyDescr(descr: cusparseSpSVDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSV_destroyDescr, __cushim_slot_cusparseSpSV_destroyDescr);
+    static __cushim_fn_cusparseSpSV_destroyDescr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_solve(handle: cusparseHandle_t, opA: cusparseOperation_t, alpha: *const ::core::ffi::c_void, matA: cusparseConstSpMatDescr_t, vecX: cusparseConstDnVecDescr_t, vecY: cusparseDnVecDescr_t, computeType: cudaDataType, alg: cusparseSpSVAlg_t, spsvDescr: cusparseSpSVDescr_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSV_solve, __cushim_slot_cusparseSpSV_solve);
+    static __cushim_fn_cusparseSpSV_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpSV_updateMatrix(handle: cusparseHandle_t, spsvDescr: cusparseSpSVDescr_t, newValues: *mut ::core::ffi::c_void, updatePart: cusparseSpSVUpdate_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpSV_updateMatrix, __cushim_slot_cusparseSpSV_updateMatrix);
+    static __cushim_fn_cusparseSpSV_updateMatrix;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpVV(handle: cusparseHandle_t, opX: cusparseOperation_t, vecX: cusparseConstSpVecDescr_t, vecY: cusparseConstDnVecDescr_t, result: *mut ::core::ffi::c_void, computeType: cudaDataType, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpVV, __cushim_slot_cusparseSpVV);
+    static __cushim_fn_cusparseSpVV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpVV_bufferSize(handle: cusparseHandle_t, opX: cusparseOperation_t, vecX: cusparseConstSpVecDescr_t, vecY: cusparseConstDnVecDescr_t, result: *const ::core::ffi::c_void, computeType: cudaDataType, bufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpVV_bufferSize, __cushim_slot_cusparseSpVV_bufferSize);
+    static __cushim_fn_cusparseSpVV_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpVecGet(spVecDescr: cusparseSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *mut ::core::ffi::c_void, values: *mut *mut ::core::ffi::c_void, idxType: *mut cusparseIndexType_t, idxBase: *mut cusparseIndexBase_t, valueType: *mut cudaDataType) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpVecGet, __cushim_slot_cusparseSpVecGet);
+    static __cushim_fn_cusparseSpVecGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpVecGetIndexBase(spVecDescr: cusparseConstSpVecDescr_t, idxBase: *mut cusparseIndexBase_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpVecGetIndexBase, __cushim_slot_cusparseSpVecGetIndexBase);
+    static __cushim_fn_cusparseSpVecGetIndexBase;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpVecGetValues(spVecDescr: cusparseSpVecDescr_t, values: *mut *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpVecGetValues, __cushim_slot_cusparseSpVecGetValues);
+    static __cushim_fn_cusparseSpVecGetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpVecSetValues(spVecDescr: cusparseSpVecDescr_t, values: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSpVecSetValues, __cushim_slot_cusparseSpVecSetValues);
+    static __cushim_fn_cusparseSpVecSetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSparseToDense(handle: cusparseHandle_t, matA: cusparseConstSpMatDescr_t, matB: cusparseDnMatDescr_t, alg: cusparseSparseToDenseAlg_t, externalBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSparseToDense, __cushim_slot_cusparseSparseToDense);
+    static __cushim_fn_cusparseSparseToDense;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSparseToDense_bufferSize(handle: cusparseHandle_t, matA: cusparseConstSpMatDescr_t, matB: cusparseDnMatDescr_t, alg: cusparseSparseToDenseAlg_t, bufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseSparseToDense_bufferSize, __cushim_slot_cusparseSparseToDense_bufferSize);
+    static __cushim_fn_cusparseSparseToDense_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csr, __cushim_slot_cusparseSpruneCsr2csr);
+    static __cushim_fn_cusparseSpruneCsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrByPercentage, __cushim_slot_cusparseSpruneCsr2csrByPercentage);
+    static __cushim_fn_cusparseSpruneCsr2csrByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt);
+    static __cushim_fn_cusparseSpruneCsr2csrByPercentage_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrNnz, __cushim_slot_cusparseSpruneCsr2csrNnz);
+    static __cushim_fn_cusparseSpruneCsr2csrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csrNnzByPercentage, __cushim_slot_cusparseSpruneCsr2csrNnzByPercentage);
+    static __cushim_fn_cusparseSpruneCsr2csrNnzByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneCsr2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const f32, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneCsr2csr_bufferSizeExt, __cushim_slot_cusparseSpruneCsr2csr_bufferSizeExt);
+    static __cushim_fn_cusparseSpruneCsr2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csr, __cushim_slot_cusparseSpruneDense2csr);
+    static __cushim_fn_cusparseSpruneDense2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *mut f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrByPercentage, __cushim_slot_cusparseSpruneDense2csrByPercentage);
+    static __cushim_fn_cusparseSpruneDense2csrByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrByPercentage_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, info: pruneInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrByPercentage_bufferSizeExt, __cushim_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt);
+    static __cushim_fn_cusparseSpruneDense2csrByPercentage_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrNnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrNnz, __cushim_slot_cusparseSpruneDense2csrNnz);
+    static __cushim_fn_cusparseSpruneDense2csrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csrNnzByPercentage(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, percentage: f32, descrC: cusparseMatDescr_t, csrRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, info: pruneInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csrNnzByPercentage, __cushim_slot_cusparseSpruneDense2csrNnzByPercentage);
+    static __cushim_fn_cusparseSpruneDense2csrNnzByPercentage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseSpruneDense2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, threshold: *const f32, descrC: cusparseMatDescr_t, csrSortedValC: *const f32, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseSpruneDense2csr_bufferSizeExt, __cushim_slot_cusparseSpruneDense2csr_bufferSizeExt);
+    static __cushim_fn_cusparseSpruneDense2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXbsric02_zeroPivot(handle: cusparseHandle_t, info: bsric02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsric02_zeroPivot, __cushim_slot_cusparseXbsric02_zeroPivot);
+    static __cushim_fn_cusparseXbsric02_zeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXbsrilu02_zeroPivot(handle: cusparseHandle_t, info: bsrilu02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsrilu02_zeroPivot, __cushim_slot_cusparseXbsrilu02_zeroPivot);
+    static __cushim_fn_cusparseXbsrilu02_zeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXbsrsm2_zeroPivot(handle: cusparseHandle_t, info: bsrsm2Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsrsm2_zeroPivot, __cushim_slot_cusparseXbsrsm2_zeroPivot);
+    static __cushim_fn_cusparseXbsrsm2_zeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXbsrsv2_zeroPivot(handle: cusparseHandle_t, info: bsrsv2Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXbsrsv2_zeroPivot, __cushim_slot_cusparseXbsrsv2_zeroPivot);
+    static __cushim_fn_cusparseXbsrsv2_zeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcoo2csr(handle: cusparseHandle_t, cooRowInd: *const ::core::ffi::c_int, nnz: ::core::ffi::c_int, m: ::core::ffi::c_int, csrSortedRowPtr: *mut ::core::ffi::c_int, idxBase: cusparseIndexBase_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcoo2csr, __cushim_slot_cusparseXcoo2csr);
+    static __cushim_fn_cusparseXcoo2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcoosortByColumn(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cooRowsA: *mut ::core::ffi::c_int, cooColsA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcoosortByColumn, __cushim_slot_cusparseXcoosortByColumn);
+    static __cushim_fn_cusparseXcoosortByColumn;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcoosortByRow(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cooRowsA: *mut ::core::ffi::c_int, cooColsA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcoosortByRow, __cushim_slot_cusparseXcoosortByRow);
+    static __cushim_fn_cusparseXcoosortByRow;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcoosort_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cooRowsA: *const ::core::ffi::c_int, cooColsA: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcoosort_bufferSizeExt, __cushim_slot_cusparseXcoosort_bufferSizeExt);
+    static __cushim_fn_cusparseXcoosort_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcscsort(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, cscColPtrA: *const ::core::ffi::c_int, cscRowIndA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcscsort, __cushim_slot_cusparseXcscsort);
+    static __cushim_fn_cusparseXcscsort;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcscsort_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, cscColPtrA: *const ::core::ffi::c_int, cscRowIndA: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcscsort_bufferSizeExt, __cushim_slot_cusparseXcscsort_bufferSizeExt);
+    static __cushim_fn_cusparseXcscsort_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsr2bsrNnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXcsr2bsrNnz, __cushim_slot_cusparseXcsr2bsrNnz);
+    static __cushim_fn_cusparseXcsr2bsrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsr2coo(handle: cusparseHandle_t, csrSortedRowPtr: *const ::core::ffi::c_int, nnz: ::core::ffi::c_int, m: ::core::ffi::c_int, cooRowInd: *mut ::core::ffi::c_int, idxBase: cusparseIndexBase_t) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcsr2coo, __cushim_slot_cusparseXcsr2coo);
+    static __cushim_fn_cusparseXcsr2coo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsr2gebsrNnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedRowPtrC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcsr2gebsrNnz, __cushim_slot_cusparseXcsr2gebsrNnz);
+    static __cushim_fn_cusparseXcsr2gebsrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsrgeam2Nnz(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, workspace: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcsrgeam2Nnz, __cushim_slot_cusparseXcsrgeam2Nnz);
+    static __cushim_fn_cusparseXcsrgeam2Nnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsric02_zeroPivot(handle: cusparseHandle_t, info: csric02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXcsric02_zeroPivot, __cushim_slot_cusparseXcsric02_zeroPivot);
+    static __cushim_fn_cusparseXcsric02_zeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsrilu02_zeroPivot(handle: cusparseHandle_t, info: csrilu02Info_t, position: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXcsrilu02_zeroPivot, __cushim_slot_cusparseXcsrilu02_zeroPivot);
+    static __cushim_fn_cusparseXcsrilu02_zeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsrsort(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, P: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcsrsort, __cushim_slot_cusparseXcsrsort);
+    static __cushim_fn_cusparseXcsrsort;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXcsrsort_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseXcsrsort_bufferSizeExt, __cushim_slot_cusparseXcsrsort_bufferSizeExt);
+    static __cushim_fn_cusparseXcsrsort_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXgebsr2csr, __cushim_slot_cusparseXgebsr2csr);
+    static __cushim_fn_cusparseXgebsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseXgebsr2gebsrNnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedRowPtrC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseXgebsr2gebsrNnz, __cushim_slot_cusparseXgebsr2gebsrNnz);
+    static __cushim_fn_cusparseXgebsr2gebsrNnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuDoubleComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsr2csr, __cushim_slot_cusparseZbsr2csr);
+    static __cushim_fn_cusparseZbsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02, __cushim_slot_cusparseZbsric02);
+    static __cushim_fn_cusparseZbsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, policy: cusparseSolvePolicy_t, pInputBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02_analysis, __cushim_slot_cusparseZbsric02_analysis);
+    static __cushim_fn_cusparseZbsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02_bufferSize, __cushim_slot_cusparseZbsric02_bufferSize);
+    static __cushim_fn_cusparseZbsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsric02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsric02_bufferSizeExt, __cushim_slot_cusparseZbsric02_bufferSizeExt);
+    static __cushim_fn_cusparseZbsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02, __cushim_slot_cusparseZbsrilu02);
+    static __cushim_fn_cusparseZbsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_analysis, __cushim_slot_cusparseZbsrilu02_analysis);
+    static __cushim_fn_cusparseZbsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_bufferSize, __cushim_slot_cusparseZbsrilu02_bufferSize);
+    static __cushim_fn_cusparseZbsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_bufferSizeExt, __cushim_slot_cusparseZbsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseZbsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrilu02_numericBoost(handle: cusparseHandle_t, info: bsrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrilu02_numericBoost, __cushim_slot_cusparseZbsrilu02_numericBoost);
+    static __cushim_fn_cusparseZbsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrmm(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, kb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, beta: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrmm, __cushim_slot_cusparseZbsrmm);
+    static __cushim_fn_cusparseZbsrmm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuDoubleComplex, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZbsrmv, __cushim_slot_cusparseZbsrmv);
+    static __cushim_fn_cusparseZbsrmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_analysis, __cushim_slot_cusparseZbsrsm2_analysis);
+    static __cushim_fn_cusparseZbsrsm2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_bufferSize, __cushim_slot_cusparseZbsrsm2_bufferSize);
+    static __cushim_fn_cusparseZbsrsm2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transB: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedVal: *mut cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_bufferSizeExt, __cushim_slot_cusparseZbsrsm2_bufferSizeExt);
+    static __cushim_fn_cusparseZbsrsm2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsm2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, transXY: cusparseOperation_t, mb: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsm2Info_t, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, X: *mut cuDoubleComplex, ldx: ::core::ffi::c_int, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsm2_solve, __cushim_slot_cusparseZbsrsm2_solve);
+    static __cushim_fn_cusparseZbsrsm2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_analysis(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_analysis, __cushim_slot_cusparseZbsrsv2_analysis);
+    static __cushim_fn_cusparseZbsrsv2_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_bufferSize, __cushim_slot_cusparseZbsrsv2_bufferSize);
+    static __cushim_fn_cusparseZbsrsv2_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *mut cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockSize: ::core::ffi::c_int, info: bsrsv2Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_bufferSizeExt, __cushim_slot_cusparseZbsrsv2_bufferSizeExt);
+    static __cushim_fn_cusparseZbsrsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrsv2_solve(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, mb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, info: bsrsv2Info_t, f: *const cuDoubleComplex, x: *mut cuDoubleComplex, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrsv2_solve, __cushim_slot_cusparseZbsrsv2_solve);
+    static __cushim_fn_cusparseZbsrsv2_solve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZbsrxmv(handle: cusparseHandle_t, dirA: cusparseDirection_t, transA: cusparseOperation_t, sizeOfMask: ::core::ffi::c_int, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedMaskPtrA: *const ::core::ffi::c_int, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedEndPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, x: *const cuDoubleComplex, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZbsrxmv, __cushim_slot_cusparseZbsrxmv);
+    static __cushim_fn_cusparseZbsrxmv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2bsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, blockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuDoubleComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsr2bsr, __cushim_slot_cusparseZcsr2bsr);
+    static __cushim_fn_cusparseZcsr2bsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2csr_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedColIndA: *const ::core::ffi::c_int, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzA: ::core::ffi::c_int, nnzPerRow: *const ::core::ffi::c_int, csrSortedValC: *mut cuDoubleComplex, csrSortedColIndC: *mut ::core::ffi::c_int, csrSortedRowPtrC: *mut ::core::ffi::c_int, tol: cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsr2csr_compress, __cushim_slot_cusparseZcsr2csr_compress);
+    static __cushim_fn_cusparseZcsr2csr_compress;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2csru(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsr2csru, __cushim_slot_cusparseZcsr2csru);
+    static __cushim_fn_cusparseZcsr2csru;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuDoubleComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZcsr2gebsr, __cushim_slot_cusparseZcsr2gebsr);
+    static __cushim_fn_cusparseZcsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZcsr2gebsr_bufferSize, __cushim_slot_cusparseZcsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseZcsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZcsr2gebsr_bufferSizeExt, __cushim_slot_cusparseZcsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseZcsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrcolor(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, fractionToColor: *const f64, ncolors: *mut ::core::ffi::c_int, coloring: *mut ::core::ffi::c_int, reordering: *mut ::core::ffi::c_int, info: cusparseColorInfo_t) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrcolor, __cushim_slot_cusparseZcsrcolor);
+    static __cushim_fn_cusparseZcsrcolor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrgeam2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuDoubleComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuDoubleComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuDoubleComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZcsrgeam2, __cushim_slot_cusparseZcsrgeam2);
+    static __cushim_fn_cusparseZcsrgeam2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrgeam2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, descrA: cusparseMatDescr_t, nnzA: ::core::ffi::c_int, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, beta: *const cuDoubleComplex, descrB: cusparseMatDescr_t, nnzB: ::core::ffi::c_int, csrSortedValB: *const cuDoubleComplex, csrSortedRowPtrB: *const ::core::ffi::c_int, csrSortedColIndB: *const ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *const cuDoubleComplex, csrSortedRowPtrC: *const ::core::ffi::c_int, csrSortedColIndC: *const ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZcsrgeam2_bufferSizeExt, __cushim_slot_cusparseZcsrgeam2_bufferSizeExt);
+    static __cushim_fn_cusparseZcsrgeam2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02, __cushim_slot_cusparseZcsric02);
+    static __cushim_fn_cusparseZcsric02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02_analysis, __cushim_slot_cusparseZcsric02_analysis);
+    static __cushim_fn_cusparseZcsric02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02_bufferSize, __cushim_slot_cusparseZcsric02_bufferSize);
+    static __cushim_fn_cusparseZcsric02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsric02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuDoubleComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csric02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsric02_bufferSizeExt, __cushim_slot_cusparseZcsric02_bufferSizeExt);
+    static __cushim_fn_cusparseZcsric02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA_valM: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02, __cushim_slot_cusparseZcsrilu02);
+    static __cushim_fn_cusparseZcsrilu02;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_analysis(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, policy: cusparseSolvePolicy_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_analysis, __cushim_slot_cusparseZcsrilu02_analysis);
+    static __cushim_fn_cusparseZcsrilu02_analysis;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_bufferSize(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedValA: *mut cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, csrSortedColIndA: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_bufferSize, __cushim_slot_cusparseZcsrilu02_bufferSize);
+    static __cushim_fn_cusparseZcsrilu02_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrSortedVal: *mut cuDoubleComplex, csrSortedRowPtr: *const ::core::ffi::c_int, csrSortedColInd: *const ::core::ffi::c_int, info: csrilu02Info_t, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_bufferSizeExt, __cushim_slot_cusparseZcsrilu02_bufferSizeExt);
+    static __cushim_fn_cusparseZcsrilu02_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsrilu02_numericBoost(handle: cusparseHandle_t, info: csrilu02Info_t, enable_boost: ::core::ffi::c_int, tol: *mut f64, boost_val: *mut cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsrilu02_numericBoost, __cushim_slot_cusparseZcsrilu02_numericBoost);
+    static __cushim_fn_cusparseZcsrilu02_numericBoost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsru2csr(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *mut cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsru2csr, __cushim_slot_cusparseZcsru2csr);
+    static __cushim_fn_cusparseZcsru2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZcsru2csr_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, csrVal: *mut cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *mut ::core::ffi::c_int, info: csru2csrInfo_t, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZcsru2csr_bufferSizeExt, __cushim_slot_cusparseZcsru2csr_bufferSizeExt);
+    static __cushim_fn_cusparseZcsru2csr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2csr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, descrC: cusparseMatDescr_t, csrSortedValC: *mut cuDoubleComplex, csrSortedRowPtrC: *mut ::core::ffi::c_int, csrSortedColIndC: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2csr, __cushim_slot_cusparseZgebsr2csr);
+    static __cushim_fn_cusparseZgebsr2csr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsc(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, bscVal: *mut cuDoubleComplex, bscRowInd: *mut ::core::ffi::c_int, bscColPtr: *mut ::core::ffi::c_int, copyValues: cusparseAction_t, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgebsr2gebsc, __cushim_slot_cusparseZgebsr2gebsc);
+    static __cushim_fn_cusparseZgebsr2gebsc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsc_bufferSize(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgebsr2gebsc_bufferSize, __cushim_slot_cusparseZgebsr2gebsc_bufferSize);
+    static __cushim_fn_cusparseZgebsr2gebsc_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsc_bufferSizeExt(handle: cusparseHandle_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, bsrSortedVal: *const cuDoubleComplex, bsrSortedRowPtr: *const ::core::ffi::c_int, bsrSortedColInd: *const ::core::ffi::c_int, rowBlockDim: ::core::ffi::c_int, colBlockDim: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgebsr2gebsc_bufferSizeExt, __cushim_slot_cusparseZgebsr2gebsc_bufferSizeExt);
+    static __cushim_fn_cusparseZgebsr2gebsc_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsr(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, descrC: cusparseMatDescr_t, bsrSortedValC: *mut cuDoubleComplex, bsrSortedRowPtrC: *mut ::core::ffi::c_int, bsrSortedColIndC: *mut ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2gebsr, __cushim_slot_cusparseZgebsr2gebsr);
+    static __cushim_fn_cusparseZgebsr2gebsr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsr_bufferSize(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSizeInBytes: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2gebsr_bufferSize, __cushim_slot_cusparseZgebsr2gebsr_bufferSize);
+    static __cushim_fn_cusparseZgebsr2gebsr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgebsr2gebsr_bufferSizeExt(handle: cusparseHandle_t, dirA: cusparseDirection_t, mb: ::core::ffi::c_int, nb: ::core::ffi::c_int, nnzb: ::core::ffi::c_int, descrA: cusparseMatDescr_t, bsrSortedValA: *const cuDoubleComplex, bsrSortedRowPtrA: *const ::core::ffi::c_int, bsrSortedColIndA: *const ::core::ffi::c_int, rowBlockDimA: ::core::ffi::c_int, colBlockDimA: ::core::ffi::c_int, rowBlockDimC: ::core::ffi::c_int, colBlockDimC: ::core::ffi::c_int, pBufferSize: *mut usize) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgebsr2gebsr_bufferSizeExt, __cushim_slot_cusparseZgebsr2gebsr_bufferSizeExt);
+    static __cushim_fn_cusparseZgebsr2gebsr_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgemvi(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, alpha: *const cuDoubleComplex, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, nnz: ::core::ffi::c_int, xVal: *const cuDoubleComplex, xInd: *const ::core::ffi::c_int, beta: *const cuDoubleComplex, y: *mut cuDoubleComplex, idxBase: cusparseIndexBase_t, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgemvi, __cushim_slot_cusparseZgemvi);
+    static __cushim_fn_cusparseZgemvi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgemvi_bufferSize(handle: cusparseHandle_t, transA: cusparseOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, pBufferSize: *mut ::core::ffi::c_int) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZgemvi_bufferSize, __cushim_slot_cusparseZgemvi_bufferSize);
+    static __cushim_fn_cusparseZgemvi_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgpsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *mut cuDoubleComplex, dl: *mut cuDoubleComplex, d: *mut cuDoubleComplex, du: *mut cuDoubleComplex, dw: *mut cuDoubleComplex, x: *mut cuDoubleComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgpsvInterleavedBatch, __cushim_slot_cusparseZgpsvInterleavedBatch);
+    static __cushim_fn_cusparseZgpsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgpsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, ds: *const cuDoubleComplex, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, dw: *const cuDoubleComplex, x: *const cuDoubleComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgpsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseZgpsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsv2, __cushim_slot_cusparseZgtsv2);
+    static __cushim_fn_cusparseZgtsv2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2StridedBatch(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, x: *mut cuDoubleComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsv2StridedBatch, __cushim_slot_cusparseZgtsv2StridedBatch);
+    static __cushim_fn_cusparseZgtsv2StridedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2StridedBatch_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, x: *const cuDoubleComplex, batchCount: ::core::ffi::c_int, batchStride: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsv2StridedBatch_bufferSizeExt, __cushim_slot_cusparseZgtsv2StridedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseZgtsv2StridedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsv2_bufferSizeExt, __cushim_slot_cusparseZgtsv2_bufferSizeExt);
+    static __cushim_fn_cusparseZgtsv2_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2_nopivot(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsv2_nopivot, __cushim_slot_cusparseZgtsv2_nopivot);
+    static __cushim_fn_cusparseZgtsv2_nopivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsv2_nopivot_bufferSizeExt(handle: cusparseHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsv2_nopivot_bufferSizeExt, __cushim_slot_cusparseZgtsv2_nopivot_bufferSizeExt);
+    static __cushim_fn_cusparseZgtsv2_nopivot_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsvInterleavedBatch(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *mut cuDoubleComplex, d: *mut cuDoubleComplex, du: *mut cuDoubleComplex, x: *mut cuDoubleComplex, batchCount: ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsvInterleavedBatch, __cushim_slot_cusparseZgtsvInterleavedBatch);
+    static __cushim_fn_cusparseZgtsvInterleavedBatch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZgtsvInterleavedBatch_bufferSizeExt(handle: cusparseHandle_t, algo: ::core::ffi::c_int, m: ::core::ffi::c_int, dl: *const cuDoubleComplex, d: *const cuDoubleComplex, du: *const cuDoubleComplex, x: *const cuDoubleComplex, batchCount: ::core::ffi::c_int, pBufferSizeInBytes: *mut usize) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZgtsvInterleavedBatch_bufferSizeExt, __cushim_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt);
+    static __cushim_fn_cusparseZgtsvInterleavedBatch_bufferSizeExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZnnz(handle: cusparseHandle_t, dirA: cusparseDirection_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, descrA: cusparseMatDescr_t, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, nnzPerRowCol: *mut ::core::ffi::c_int, nnzTotalDevHostPtr: *mut ::core::ffi::c_int) -> cusparseStatus_t;
-    statics (__cushim_fn_cusparseZnnz, __cushim_slot_cusparseZnnz);
+    static __cushim_fn_cusparseZnnz;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusparseZnnz_compress(handle: cusparseHandle_t, m: ::core::ffi::c_int, descr: cusparseMatDescr_t, csrSortedValA: *const cuDoubleComplex, csrSortedRowPtrA: *const ::core::ffi::c_int, nnzPerRow: *mut ::core::ffi::c_int, nnzC: *mut ::core::ffi::c_int, tol: cuDoubleComplex) -> cusparseStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusparseZnnz_compress, __cushim_slot_cusparseZnnz_compress);
+    static __cushim_fn_cusparseZnnz_compress;
     returns status, fallback [];
 }

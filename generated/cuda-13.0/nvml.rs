@@ -4460,26 +4460,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -4490,13 +4492,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -4520,21 +4522,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -4556,7 +4549,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -4564,8 +4557,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -4578,25 +4580,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -4612,8 +4600,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -4655,2269 +4643,2269 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn nvmlComputeInstanceDestroy(computeInstance: nvmlComputeInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlComputeInstanceDestroy, __cushim_slot_nvmlComputeInstanceDestroy);
+    static __cushim_fn_nvmlComputeInstanceDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlComputeInstanceGetInfo_v2(computeInstance: nvmlComputeInstance_t, info: *mut nvmlComputeInstanceInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlComputeInstanceGetInfo_v2, __cushim_slot_nvmlComputeInstanceGetInfo_v2);
+    static __cushim_fn_nvmlComputeInstanceGetInfo_v2;
     returns status, fallback [];
     aliases [nvmlComputeInstanceGetInfo];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearAccountingPids(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceClearAccountingPids, __cushim_slot_nvmlDeviceClearAccountingPids);
+    static __cushim_fn_nvmlDeviceClearAccountingPids;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearCpuAffinity(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceClearCpuAffinity, __cushim_slot_nvmlDeviceClearCpuAffinity);
+    static __cushim_fn_nvmlDeviceClearCpuAffinity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearEccErrorCounts(device: nvmlDevice_t, counterType: nvmlEccCounterType_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceClearEccErrorCounts, __cushim_slot_nvmlDeviceClearEccErrorCounts);
+    static __cushim_fn_nvmlDeviceClearEccErrorCounts;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceClearFieldValues(device: nvmlDevice_t, valuesCount: ::core::ffi::c_int, values: *mut nvmlFieldValue_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceClearFieldValues, __cushim_slot_nvmlDeviceClearFieldValues);
+    static __cushim_fn_nvmlDeviceClearFieldValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceCreateGpuInstance(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, gpuInstance: *mut nvmlGpuInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceCreateGpuInstance, __cushim_slot_nvmlDeviceCreateGpuInstance);
+    static __cushim_fn_nvmlDeviceCreateGpuInstance;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceCreateGpuInstanceWithPlacement(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, placement: *const nvmlGpuInstancePlacement_t, gpuInstance: *mut nvmlGpuInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceCreateGpuInstanceWithPlacement, __cushim_slot_nvmlDeviceCreateGpuInstanceWithPlacement);
+    static __cushim_fn_nvmlDeviceCreateGpuInstanceWithPlacement;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceDiscoverGpus(pciInfo: *mut nvmlPciInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceDiscoverGpus, __cushim_slot_nvmlDeviceDiscoverGpus);
+    static __cushim_fn_nvmlDeviceDiscoverGpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceFreezeNvLinkUtilizationCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, freeze: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceFreezeNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceFreezeNvLinkUtilizationCounter);
+    static __cushim_fn_nvmlDeviceFreezeNvLinkUtilizationCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAPIRestriction(device: nvmlDevice_t, apiType: nvmlRestrictedAPI_t, isRestricted: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAPIRestriction, __cushim_slot_nvmlDeviceGetAPIRestriction);
+    static __cushim_fn_nvmlDeviceGetAPIRestriction;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingBufferSize(device: nvmlDevice_t, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAccountingBufferSize, __cushim_slot_nvmlDeviceGetAccountingBufferSize);
+    static __cushim_fn_nvmlDeviceGetAccountingBufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingMode(device: nvmlDevice_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAccountingMode, __cushim_slot_nvmlDeviceGetAccountingMode);
+    static __cushim_fn_nvmlDeviceGetAccountingMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingPids(device: nvmlDevice_t, count: *mut ::core::ffi::c_uint, pids: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAccountingPids, __cushim_slot_nvmlDeviceGetAccountingPids);
+    static __cushim_fn_nvmlDeviceGetAccountingPids;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAccountingStats(device: nvmlDevice_t, pid: ::core::ffi::c_uint, stats: *mut nvmlAccountingStats_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAccountingStats, __cushim_slot_nvmlDeviceGetAccountingStats);
+    static __cushim_fn_nvmlDeviceGetAccountingStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetActiveVgpus(device: nvmlDevice_t, vgpuCount: *mut ::core::ffi::c_uint, vgpuInstances: *mut nvmlVgpuInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetActiveVgpus, __cushim_slot_nvmlDeviceGetActiveVgpus);
+    static __cushim_fn_nvmlDeviceGetActiveVgpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAdaptiveClockInfoStatus(device: nvmlDevice_t, adaptiveClockStatus: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAdaptiveClockInfoStatus, __cushim_slot_nvmlDeviceGetAdaptiveClockInfoStatus);
+    static __cushim_fn_nvmlDeviceGetAdaptiveClockInfoStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAddressingMode(device: nvmlDevice_t, mode: *mut nvmlDeviceAddressingMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAddressingMode, __cushim_slot_nvmlDeviceGetAddressingMode);
+    static __cushim_fn_nvmlDeviceGetAddressingMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetApplicationsClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetApplicationsClock, __cushim_slot_nvmlDeviceGetApplicationsClock);
+    static __cushim_fn_nvmlDeviceGetApplicationsClock;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetArchitecture(device: nvmlDevice_t, arch: *mut nvmlDeviceArchitecture_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetArchitecture, __cushim_slot_nvmlDeviceGetArchitecture);
+    static __cushim_fn_nvmlDeviceGetArchitecture;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAttributes_v2(device: nvmlDevice_t, attributes: *mut nvmlDeviceAttributes_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAttributes_v2, __cushim_slot_nvmlDeviceGetAttributes_v2);
+    static __cushim_fn_nvmlDeviceGetAttributes_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetAttributes];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetAutoBoostedClocksEnabled(device: nvmlDevice_t, isEnabled: *mut nvmlEnableState_t, defaultIsEnabled: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceGetAutoBoostedClocksEnabled);
+    static __cushim_fn_nvmlDeviceGetAutoBoostedClocksEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBAR1MemoryInfo(device: nvmlDevice_t, bar1Memory: *mut nvmlBAR1Memory_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetBAR1MemoryInfo, __cushim_slot_nvmlDeviceGetBAR1MemoryInfo);
+    static __cushim_fn_nvmlDeviceGetBAR1MemoryInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBoardId(device: nvmlDevice_t, boardId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetBoardId, __cushim_slot_nvmlDeviceGetBoardId);
+    static __cushim_fn_nvmlDeviceGetBoardId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBoardPartNumber(device: nvmlDevice_t, partNumber: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetBoardPartNumber, __cushim_slot_nvmlDeviceGetBoardPartNumber);
+    static __cushim_fn_nvmlDeviceGetBoardPartNumber;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBrand(device: nvmlDevice_t, type_: *mut nvmlBrandType_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetBrand, __cushim_slot_nvmlDeviceGetBrand);
+    static __cushim_fn_nvmlDeviceGetBrand;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBridgeChipInfo(device: nvmlDevice_t, bridgeHierarchy: *mut nvmlBridgeChipHierarchy_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetBridgeChipInfo, __cushim_slot_nvmlDeviceGetBridgeChipInfo);
+    static __cushim_fn_nvmlDeviceGetBridgeChipInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetBusType(device: nvmlDevice_t, type_: *mut nvmlBusType_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetBusType, __cushim_slot_nvmlDeviceGetBusType);
+    static __cushim_fn_nvmlDeviceGetBusType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetC2cModeInfoV(device: nvmlDevice_t, c2cModeInfo: *mut nvmlC2cModeInfo_v1_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetC2cModeInfoV, __cushim_slot_nvmlDeviceGetC2cModeInfoV);
+    static __cushim_fn_nvmlDeviceGetC2cModeInfoV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCapabilities(device: nvmlDevice_t, caps: *mut nvmlDeviceCapabilities_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCapabilities, __cushim_slot_nvmlDeviceGetCapabilities);
+    static __cushim_fn_nvmlDeviceGetCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClkMonStatus(device: nvmlDevice_t, status: *mut nvmlClkMonStatus_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetClkMonStatus, __cushim_slot_nvmlDeviceGetClkMonStatus);
+    static __cushim_fn_nvmlDeviceGetClkMonStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockId: nvmlClockId_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetClock, __cushim_slot_nvmlDeviceGetClock);
+    static __cushim_fn_nvmlDeviceGetClock;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClockInfo(device: nvmlDevice_t, type_: nvmlClockType_t, clock: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetClockInfo, __cushim_slot_nvmlDeviceGetClockInfo);
+    static __cushim_fn_nvmlDeviceGetClockInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetClockOffsets(device: nvmlDevice_t, info: *mut nvmlClockOffset_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetClockOffsets, __cushim_slot_nvmlDeviceGetClockOffsets);
+    static __cushim_fn_nvmlDeviceGetClockOffsets;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetComputeInstanceId(device: nvmlDevice_t, id: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetComputeInstanceId, __cushim_slot_nvmlDeviceGetComputeInstanceId);
+    static __cushim_fn_nvmlDeviceGetComputeInstanceId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetComputeMode(device: nvmlDevice_t, mode: *mut nvmlComputeMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetComputeMode, __cushim_slot_nvmlDeviceGetComputeMode);
+    static __cushim_fn_nvmlDeviceGetComputeMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetComputeRunningProcesses_v3(device: nvmlDevice_t, infoCount: *mut ::core::ffi::c_uint, infos: *mut nvmlProcessInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetComputeRunningProcesses_v3, __cushim_slot_nvmlDeviceGetComputeRunningProcesses_v3);
+    static __cushim_fn_nvmlDeviceGetComputeRunningProcesses_v3;
     returns status, fallback [];
     aliases [nvmlDeviceGetComputeRunningProcesses];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeGpuAttestationReport(device: nvmlDevice_t, gpuAtstReport: *mut nvmlConfComputeGpuAttestationReport_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetConfComputeGpuAttestationReport, __cushim_slot_nvmlDeviceGetConfComputeGpuAttestationReport);
+    static __cushim_fn_nvmlDeviceGetConfComputeGpuAttestationReport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeGpuCertificate(device: nvmlDevice_t, gpuCert: *mut nvmlConfComputeGpuCertificate_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetConfComputeGpuCertificate, __cushim_slot_nvmlDeviceGetConfComputeGpuCertificate);
+    static __cushim_fn_nvmlDeviceGetConfComputeGpuCertificate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeMemSizeInfo(device: nvmlDevice_t, memInfo: *mut nvmlConfComputeMemSizeInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetConfComputeMemSizeInfo, __cushim_slot_nvmlDeviceGetConfComputeMemSizeInfo);
+    static __cushim_fn_nvmlDeviceGetConfComputeMemSizeInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetConfComputeProtectedMemoryUsage(device: nvmlDevice_t, memory: *mut nvmlMemory_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetConfComputeProtectedMemoryUsage, __cushim_slot_nvmlDeviceGetConfComputeProtectedMemoryUsage);
+    static __cushim_fn_nvmlDeviceGetConfComputeProtectedMemoryUsage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCoolerInfo(device: nvmlDevice_t, coolerInfo: *mut nvmlCoolerInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCoolerInfo, __cushim_slot_nvmlDeviceGetCoolerInfo);
+    static __cushim_fn_nvmlDeviceGetCoolerInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCount_v2(deviceCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCount_v2, __cushim_slot_nvmlDeviceGetCount_v2);
+    static __cushim_fn_nvmlDeviceGetCount_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetCount];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCpuAffinity(device: nvmlDevice_t, cpuSetSize: ::core::ffi::c_uint, cpuSet: *mut ::core::ffi::c_ulong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCpuAffinity, __cushim_slot_nvmlDeviceGetCpuAffinity);
+    static __cushim_fn_nvmlDeviceGetCpuAffinity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCpuAffinityWithinScope(device: nvmlDevice_t, cpuSetSize: ::core::ffi::c_uint, cpuSet: *mut ::core::ffi::c_ulong, scope: nvmlAffinityScope_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCpuAffinityWithinScope, __cushim_slot_nvmlDeviceGetCpuAffinityWithinScope);
+    static __cushim_fn_nvmlDeviceGetCpuAffinityWithinScope;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCreatableVgpus(device: nvmlDevice_t, vgpuCount: *mut ::core::ffi::c_uint, vgpuTypeIds: *mut nvmlVgpuTypeId_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCreatableVgpus, __cushim_slot_nvmlDeviceGetCreatableVgpus);
+    static __cushim_fn_nvmlDeviceGetCreatableVgpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCudaComputeCapability(device: nvmlDevice_t, major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCudaComputeCapability, __cushim_slot_nvmlDeviceGetCudaComputeCapability);
+    static __cushim_fn_nvmlDeviceGetCudaComputeCapability;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrPcieLinkGeneration(device: nvmlDevice_t, currLinkGen: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCurrPcieLinkGeneration, __cushim_slot_nvmlDeviceGetCurrPcieLinkGeneration);
+    static __cushim_fn_nvmlDeviceGetCurrPcieLinkGeneration;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrPcieLinkWidth(device: nvmlDevice_t, currLinkWidth: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCurrPcieLinkWidth, __cushim_slot_nvmlDeviceGetCurrPcieLinkWidth);
+    static __cushim_fn_nvmlDeviceGetCurrPcieLinkWidth;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrentClockFreqs(device: nvmlDevice_t, currentClockFreqs: *mut nvmlDeviceCurrentClockFreqs_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCurrentClockFreqs, __cushim_slot_nvmlDeviceGetCurrentClockFreqs);
+    static __cushim_fn_nvmlDeviceGetCurrentClockFreqs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrentClocksEventReasons(device: nvmlDevice_t, clocksEventReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCurrentClocksEventReasons, __cushim_slot_nvmlDeviceGetCurrentClocksEventReasons);
+    static __cushim_fn_nvmlDeviceGetCurrentClocksEventReasons;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetCurrentClocksThrottleReasons(device: nvmlDevice_t, clocksThrottleReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetCurrentClocksThrottleReasons, __cushim_slot_nvmlDeviceGetCurrentClocksThrottleReasons);
+    static __cushim_fn_nvmlDeviceGetCurrentClocksThrottleReasons;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDecoderUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDecoderUtilization, __cushim_slot_nvmlDeviceGetDecoderUtilization);
+    static __cushim_fn_nvmlDeviceGetDecoderUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDefaultApplicationsClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDefaultApplicationsClock, __cushim_slot_nvmlDeviceGetDefaultApplicationsClock);
+    static __cushim_fn_nvmlDeviceGetDefaultApplicationsClock;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDefaultEccMode(device: nvmlDevice_t, defaultMode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDefaultEccMode, __cushim_slot_nvmlDeviceGetDefaultEccMode);
+    static __cushim_fn_nvmlDeviceGetDefaultEccMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDetailedEccErrors(device: nvmlDevice_t, errorType: nvmlMemoryErrorType_t, counterType: nvmlEccCounterType_t, eccCounts: *mut nvmlEccErrorCounts_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDetailedEccErrors, __cushim_slot_nvmlDeviceGetDetailedEccErrors);
+    static __cushim_fn_nvmlDeviceGetDetailedEccErrors;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDeviceHandleFromMigDeviceHandle(migDevice: nvmlDevice_t, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDeviceHandleFromMigDeviceHandle, __cushim_slot_nvmlDeviceGetDeviceHandleFromMigDeviceHandle);
+    static __cushim_fn_nvmlDeviceGetDeviceHandleFromMigDeviceHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDisplayActive(device: nvmlDevice_t, isActive: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDisplayActive, __cushim_slot_nvmlDeviceGetDisplayActive);
+    static __cushim_fn_nvmlDeviceGetDisplayActive;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDisplayMode(device: nvmlDevice_t, display: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDisplayMode, __cushim_slot_nvmlDeviceGetDisplayMode);
+    static __cushim_fn_nvmlDeviceGetDisplayMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDramEncryptionMode(device: nvmlDevice_t, current: *mut nvmlDramEncryptionInfo_t, pending: *mut nvmlDramEncryptionInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDramEncryptionMode, __cushim_slot_nvmlDeviceGetDramEncryptionMode);
+    static __cushim_fn_nvmlDeviceGetDramEncryptionMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDriverModel_v2(device: nvmlDevice_t, current: *mut nvmlDriverModel_t, pending: *mut nvmlDriverModel_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDriverModel_v2, __cushim_slot_nvmlDeviceGetDriverModel_v2);
+    static __cushim_fn_nvmlDeviceGetDriverModel_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetDriverModel];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetDynamicPstatesInfo(device: nvmlDevice_t, pDynamicPstatesInfo: *mut nvmlGpuDynamicPstatesInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetDynamicPstatesInfo, __cushim_slot_nvmlDeviceGetDynamicPstatesInfo);
+    static __cushim_fn_nvmlDeviceGetDynamicPstatesInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEccMode(device: nvmlDevice_t, current: *mut nvmlEnableState_t, pending: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetEccMode, __cushim_slot_nvmlDeviceGetEccMode);
+    static __cushim_fn_nvmlDeviceGetEccMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderCapacity(device: nvmlDevice_t, encoderQueryType: nvmlEncoderType_t, encoderCapacity: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetEncoderCapacity, __cushim_slot_nvmlDeviceGetEncoderCapacity);
+    static __cushim_fn_nvmlDeviceGetEncoderCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderSessions(device: nvmlDevice_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfos: *mut nvmlEncoderSessionInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetEncoderSessions, __cushim_slot_nvmlDeviceGetEncoderSessions);
+    static __cushim_fn_nvmlDeviceGetEncoderSessions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderStats(device: nvmlDevice_t, sessionCount: *mut ::core::ffi::c_uint, averageFps: *mut ::core::ffi::c_uint, averageLatency: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetEncoderStats, __cushim_slot_nvmlDeviceGetEncoderStats);
+    static __cushim_fn_nvmlDeviceGetEncoderStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEncoderUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetEncoderUtilization, __cushim_slot_nvmlDeviceGetEncoderUtilization);
+    static __cushim_fn_nvmlDeviceGetEncoderUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetEnforcedPowerLimit(device: nvmlDevice_t, limit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetEnforcedPowerLimit, __cushim_slot_nvmlDeviceGetEnforcedPowerLimit);
+    static __cushim_fn_nvmlDeviceGetEnforcedPowerLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFBCSessions(device: nvmlDevice_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfo: *mut nvmlFBCSessionInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFBCSessions, __cushim_slot_nvmlDeviceGetFBCSessions);
+    static __cushim_fn_nvmlDeviceGetFBCSessions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFBCStats(device: nvmlDevice_t, fbcStats: *mut nvmlFBCStats_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFBCStats, __cushim_slot_nvmlDeviceGetFBCStats);
+    static __cushim_fn_nvmlDeviceGetFBCStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanControlPolicy_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint, policy: *mut nvmlFanControlPolicy_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFanControlPolicy_v2, __cushim_slot_nvmlDeviceGetFanControlPolicy_v2);
+    static __cushim_fn_nvmlDeviceGetFanControlPolicy_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanSpeed(device: nvmlDevice_t, speed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFanSpeed, __cushim_slot_nvmlDeviceGetFanSpeed);
+    static __cushim_fn_nvmlDeviceGetFanSpeed;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanSpeedRPM(device: nvmlDevice_t, fanSpeed: *mut nvmlFanSpeedInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFanSpeedRPM, __cushim_slot_nvmlDeviceGetFanSpeedRPM);
+    static __cushim_fn_nvmlDeviceGetFanSpeedRPM;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFanSpeed_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint, speed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFanSpeed_v2, __cushim_slot_nvmlDeviceGetFanSpeed_v2);
+    static __cushim_fn_nvmlDeviceGetFanSpeed_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetFieldValues(device: nvmlDevice_t, valuesCount: ::core::ffi::c_int, values: *mut nvmlFieldValue_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetFieldValues, __cushim_slot_nvmlDeviceGetFieldValues);
+    static __cushim_fn_nvmlDeviceGetFieldValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpcClkMinMaxVfOffset(device: nvmlDevice_t, minOffset: *mut ::core::ffi::c_int, maxOffset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpcClkMinMaxVfOffset, __cushim_slot_nvmlDeviceGetGpcClkMinMaxVfOffset);
+    static __cushim_fn_nvmlDeviceGetGpcClkMinMaxVfOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpcClkVfOffset(device: nvmlDevice_t, offset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpcClkVfOffset, __cushim_slot_nvmlDeviceGetGpcClkVfOffset);
+    static __cushim_fn_nvmlDeviceGetGpcClkVfOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuFabricInfo(device: nvmlDevice_t, gpuFabricInfo: *mut nvmlGpuFabricInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfo, __cushim_slot_nvmlDeviceGetGpuFabricInfo);
+    static __cushim_fn_nvmlDeviceGetGpuFabricInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuFabricInfoV(device: nvmlDevice_t, gpuFabricInfo: *mut nvmlGpuFabricInfoV_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuFabricInfoV, __cushim_slot_nvmlDeviceGetGpuFabricInfoV);
+    static __cushim_fn_nvmlDeviceGetGpuFabricInfoV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceById(device: nvmlDevice_t, id: ::core::ffi::c_uint, gpuInstance: *mut nvmlGpuInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceById, __cushim_slot_nvmlDeviceGetGpuInstanceById);
+    static __cushim_fn_nvmlDeviceGetGpuInstanceById;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceId(device: nvmlDevice_t, id: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceId, __cushim_slot_nvmlDeviceGetGpuInstanceId);
+    static __cushim_fn_nvmlDeviceGetGpuInstanceId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstancePossiblePlacements_v2(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, placements: *mut nvmlGpuInstancePlacement_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstancePossiblePlacements_v2, __cushim_slot_nvmlDeviceGetGpuInstancePossiblePlacements_v2);
+    static __cushim_fn_nvmlDeviceGetGpuInstancePossiblePlacements_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetGpuInstancePossiblePlacements];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceProfileInfo(device: nvmlDevice_t, profile: ::core::ffi::c_uint, info: *mut nvmlGpuInstanceProfileInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfo, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfo);
+    static __cushim_fn_nvmlDeviceGetGpuInstanceProfileInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceProfileInfoByIdV(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, info: *mut nvmlGpuInstanceProfileInfo_v2_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoByIdV, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfoByIdV);
+    static __cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoByIdV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceProfileInfoV(device: nvmlDevice_t, profile: ::core::ffi::c_uint, info: *mut nvmlGpuInstanceProfileInfo_v2_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoV, __cushim_slot_nvmlDeviceGetGpuInstanceProfileInfoV);
+    static __cushim_fn_nvmlDeviceGetGpuInstanceProfileInfoV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstanceRemainingCapacity(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstanceRemainingCapacity, __cushim_slot_nvmlDeviceGetGpuInstanceRemainingCapacity);
+    static __cushim_fn_nvmlDeviceGetGpuInstanceRemainingCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuInstances(device: nvmlDevice_t, profileId: ::core::ffi::c_uint, gpuInstances: *mut nvmlGpuInstance_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuInstances, __cushim_slot_nvmlDeviceGetGpuInstances);
+    static __cushim_fn_nvmlDeviceGetGpuInstances;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuMaxPcieLinkGeneration(device: nvmlDevice_t, maxLinkGenDevice: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuMaxPcieLinkGeneration, __cushim_slot_nvmlDeviceGetGpuMaxPcieLinkGeneration);
+    static __cushim_fn_nvmlDeviceGetGpuMaxPcieLinkGeneration;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGpuOperationMode(device: nvmlDevice_t, current: *mut nvmlGpuOperationMode_t, pending: *mut nvmlGpuOperationMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGpuOperationMode, __cushim_slot_nvmlDeviceGetGpuOperationMode);
+    static __cushim_fn_nvmlDeviceGetGpuOperationMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGraphicsRunningProcesses_v3(device: nvmlDevice_t, infoCount: *mut ::core::ffi::c_uint, infos: *mut nvmlProcessInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGraphicsRunningProcesses_v3, __cushim_slot_nvmlDeviceGetGraphicsRunningProcesses_v3);
+    static __cushim_fn_nvmlDeviceGetGraphicsRunningProcesses_v3;
     returns status, fallback [];
     aliases [nvmlDeviceGetGraphicsRunningProcesses];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGridLicensableFeatures_v4(device: nvmlDevice_t, pGridLicensableFeatures: *mut nvmlGridLicensableFeatures_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGridLicensableFeatures_v4, __cushim_slot_nvmlDeviceGetGridLicensableFeatures_v4);
+    static __cushim_fn_nvmlDeviceGetGridLicensableFeatures_v4;
     returns status, fallback [];
     aliases [nvmlDeviceGetGridLicensableFeatures];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGspFirmwareMode(device: nvmlDevice_t, isEnabled: *mut ::core::ffi::c_uint, defaultMode: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGspFirmwareMode, __cushim_slot_nvmlDeviceGetGspFirmwareMode);
+    static __cushim_fn_nvmlDeviceGetGspFirmwareMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetGspFirmwareVersion(device: nvmlDevice_t, version: *mut ::core::ffi::c_char) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetGspFirmwareVersion, __cushim_slot_nvmlDeviceGetGspFirmwareVersion);
+    static __cushim_fn_nvmlDeviceGetGspFirmwareVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByIndex_v2(index: ::core::ffi::c_uint, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHandleByIndex_v2, __cushim_slot_nvmlDeviceGetHandleByIndex_v2);
+    static __cushim_fn_nvmlDeviceGetHandleByIndex_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetHandleByIndex];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByPciBusId_v2(pciBusId: *const ::core::ffi::c_char, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHandleByPciBusId_v2, __cushim_slot_nvmlDeviceGetHandleByPciBusId_v2);
+    static __cushim_fn_nvmlDeviceGetHandleByPciBusId_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetHandleByPciBusId];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleBySerial(serial: *const ::core::ffi::c_char, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHandleBySerial, __cushim_slot_nvmlDeviceGetHandleBySerial);
+    static __cushim_fn_nvmlDeviceGetHandleBySerial;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByUUID(uuid: *const ::core::ffi::c_char, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHandleByUUID, __cushim_slot_nvmlDeviceGetHandleByUUID);
+    static __cushim_fn_nvmlDeviceGetHandleByUUID;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHandleByUUIDV(uuid: *const nvmlUUID_t, device: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHandleByUUIDV, __cushim_slot_nvmlDeviceGetHandleByUUIDV);
+    static __cushim_fn_nvmlDeviceGetHandleByUUIDV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHostVgpuMode(device: nvmlDevice_t, pHostVgpuMode: *mut nvmlHostVgpuMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHostVgpuMode, __cushim_slot_nvmlDeviceGetHostVgpuMode);
+    static __cushim_fn_nvmlDeviceGetHostVgpuMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetHostname_v1(device: nvmlDevice_t, hostname: *mut nvmlHostname_v1_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetHostname_v1, __cushim_slot_nvmlDeviceGetHostname_v1);
+    static __cushim_fn_nvmlDeviceGetHostname_v1;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetIndex(device: nvmlDevice_t, index: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetIndex, __cushim_slot_nvmlDeviceGetIndex);
+    static __cushim_fn_nvmlDeviceGetIndex;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetInforomConfigurationChecksum(device: nvmlDevice_t, checksum: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetInforomConfigurationChecksum, __cushim_slot_nvmlDeviceGetInforomConfigurationChecksum);
+    static __cushim_fn_nvmlDeviceGetInforomConfigurationChecksum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetInforomImageVersion(device: nvmlDevice_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetInforomImageVersion, __cushim_slot_nvmlDeviceGetInforomImageVersion);
+    static __cushim_fn_nvmlDeviceGetInforomImageVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetInforomVersion(device: nvmlDevice_t, object: nvmlInforomObject_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetInforomVersion, __cushim_slot_nvmlDeviceGetInforomVersion);
+    static __cushim_fn_nvmlDeviceGetInforomVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetIrqNum(device: nvmlDevice_t, irqNum: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetIrqNum, __cushim_slot_nvmlDeviceGetIrqNum);
+    static __cushim_fn_nvmlDeviceGetIrqNum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetJpgUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetJpgUtilization, __cushim_slot_nvmlDeviceGetJpgUtilization);
+    static __cushim_fn_nvmlDeviceGetJpgUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetLastBBXFlushTime(device: nvmlDevice_t, timestamp: *mut ::core::ffi::c_ulonglong, durationUs: *mut ::core::ffi::c_ulong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetLastBBXFlushTime, __cushim_slot_nvmlDeviceGetLastBBXFlushTime);
+    static __cushim_fn_nvmlDeviceGetLastBBXFlushTime;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMPSComputeRunningProcesses_v3(device: nvmlDevice_t, infoCount: *mut ::core::ffi::c_uint, infos: *mut nvmlProcessInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMPSComputeRunningProcesses_v3, __cushim_slot_nvmlDeviceGetMPSComputeRunningProcesses_v3);
+    static __cushim_fn_nvmlDeviceGetMPSComputeRunningProcesses_v3;
     returns status, fallback [];
     aliases [nvmlDeviceGetMPSComputeRunningProcesses];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMarginTemperature(device: nvmlDevice_t, marginTempInfo: *mut nvmlMarginTemperature_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMarginTemperature, __cushim_slot_nvmlDeviceGetMarginTemperature);
+    static __cushim_fn_nvmlDeviceGetMarginTemperature;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxClockInfo(device: nvmlDevice_t, type_: nvmlClockType_t, clock: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMaxClockInfo, __cushim_slot_nvmlDeviceGetMaxClockInfo);
+    static __cushim_fn_nvmlDeviceGetMaxClockInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxCustomerBoostClock(device: nvmlDevice_t, clockType: nvmlClockType_t, clockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMaxCustomerBoostClock, __cushim_slot_nvmlDeviceGetMaxCustomerBoostClock);
+    static __cushim_fn_nvmlDeviceGetMaxCustomerBoostClock;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxMigDeviceCount(device: nvmlDevice_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMaxMigDeviceCount, __cushim_slot_nvmlDeviceGetMaxMigDeviceCount);
+    static __cushim_fn_nvmlDeviceGetMaxMigDeviceCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxPcieLinkGeneration(device: nvmlDevice_t, maxLinkGen: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMaxPcieLinkGeneration, __cushim_slot_nvmlDeviceGetMaxPcieLinkGeneration);
+    static __cushim_fn_nvmlDeviceGetMaxPcieLinkGeneration;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMaxPcieLinkWidth(device: nvmlDevice_t, maxLinkWidth: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMaxPcieLinkWidth, __cushim_slot_nvmlDeviceGetMaxPcieLinkWidth);
+    static __cushim_fn_nvmlDeviceGetMaxPcieLinkWidth;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemClkMinMaxVfOffset(device: nvmlDevice_t, minOffset: *mut ::core::ffi::c_int, maxOffset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemClkMinMaxVfOffset, __cushim_slot_nvmlDeviceGetMemClkMinMaxVfOffset);
+    static __cushim_fn_nvmlDeviceGetMemClkMinMaxVfOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemClkVfOffset(device: nvmlDevice_t, offset: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemClkVfOffset, __cushim_slot_nvmlDeviceGetMemClkVfOffset);
+    static __cushim_fn_nvmlDeviceGetMemClkVfOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryAffinity(device: nvmlDevice_t, nodeSetSize: ::core::ffi::c_uint, nodeSet: *mut ::core::ffi::c_ulong, scope: nvmlAffinityScope_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemoryAffinity, __cushim_slot_nvmlDeviceGetMemoryAffinity);
+    static __cushim_fn_nvmlDeviceGetMemoryAffinity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryBusWidth(device: nvmlDevice_t, busWidth: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemoryBusWidth, __cushim_slot_nvmlDeviceGetMemoryBusWidth);
+    static __cushim_fn_nvmlDeviceGetMemoryBusWidth;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryErrorCounter(device: nvmlDevice_t, errorType: nvmlMemoryErrorType_t, counterType: nvmlEccCounterType_t, locationType: nvmlMemoryLocation_t, count: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemoryErrorCounter, __cushim_slot_nvmlDeviceGetMemoryErrorCounter);
+    static __cushim_fn_nvmlDeviceGetMemoryErrorCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryInfo(device: nvmlDevice_t, memory: *mut nvmlMemory_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemoryInfo, __cushim_slot_nvmlDeviceGetMemoryInfo);
+    static __cushim_fn_nvmlDeviceGetMemoryInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMemoryInfo_v2(device: nvmlDevice_t, memory: *mut nvmlMemory_v2_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMemoryInfo_v2, __cushim_slot_nvmlDeviceGetMemoryInfo_v2);
+    static __cushim_fn_nvmlDeviceGetMemoryInfo_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMigDeviceHandleByIndex(device: nvmlDevice_t, index: ::core::ffi::c_uint, migDevice: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMigDeviceHandleByIndex, __cushim_slot_nvmlDeviceGetMigDeviceHandleByIndex);
+    static __cushim_fn_nvmlDeviceGetMigDeviceHandleByIndex;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMigMode(device: nvmlDevice_t, currentMode: *mut ::core::ffi::c_uint, pendingMode: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMigMode, __cushim_slot_nvmlDeviceGetMigMode);
+    static __cushim_fn_nvmlDeviceGetMigMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMinMaxClockOfPState(device: nvmlDevice_t, type_: nvmlClockType_t, pstate: nvmlPstates_t, minClockMHz: *mut ::core::ffi::c_uint, maxClockMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMinMaxClockOfPState, __cushim_slot_nvmlDeviceGetMinMaxClockOfPState);
+    static __cushim_fn_nvmlDeviceGetMinMaxClockOfPState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMinMaxFanSpeed(device: nvmlDevice_t, minSpeed: *mut ::core::ffi::c_uint, maxSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMinMaxFanSpeed, __cushim_slot_nvmlDeviceGetMinMaxFanSpeed);
+    static __cushim_fn_nvmlDeviceGetMinMaxFanSpeed;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMinorNumber(device: nvmlDevice_t, minorNumber: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMinorNumber, __cushim_slot_nvmlDeviceGetMinorNumber);
+    static __cushim_fn_nvmlDeviceGetMinorNumber;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetModuleId(device: nvmlDevice_t, moduleId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetModuleId, __cushim_slot_nvmlDeviceGetModuleId);
+    static __cushim_fn_nvmlDeviceGetModuleId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetMultiGpuBoard(device: nvmlDevice_t, multiGpuBool: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetMultiGpuBoard, __cushim_slot_nvmlDeviceGetMultiGpuBoard);
+    static __cushim_fn_nvmlDeviceGetMultiGpuBoard;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetName(device: nvmlDevice_t, name: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetName, __cushim_slot_nvmlDeviceGetName);
+    static __cushim_fn_nvmlDeviceGetName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNumFans(device: nvmlDevice_t, numFans: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNumFans, __cushim_slot_nvmlDeviceGetNumFans);
+    static __cushim_fn_nvmlDeviceGetNumFans;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNumGpuCores(device: nvmlDevice_t, numCores: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNumGpuCores, __cushim_slot_nvmlDeviceGetNumGpuCores);
+    static __cushim_fn_nvmlDeviceGetNumGpuCores;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNumaNodeId(device: nvmlDevice_t, node: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNumaNodeId, __cushim_slot_nvmlDeviceGetNumaNodeId);
+    static __cushim_fn_nvmlDeviceGetNumaNodeId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkCapability(device: nvmlDevice_t, link: ::core::ffi::c_uint, capability: nvmlNvLinkCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkCapability, __cushim_slot_nvmlDeviceGetNvLinkCapability);
+    static __cushim_fn_nvmlDeviceGetNvLinkCapability;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkErrorCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: nvmlNvLinkErrorCounter_t, counterValue: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkErrorCounter, __cushim_slot_nvmlDeviceGetNvLinkErrorCounter);
+    static __cushim_fn_nvmlDeviceGetNvLinkErrorCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkInfo(device: nvmlDevice_t, info: *mut nvmlNvLinkInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkInfo, __cushim_slot_nvmlDeviceGetNvLinkInfo);
+    static __cushim_fn_nvmlDeviceGetNvLinkInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkRemoteDeviceType(device: nvmlDevice_t, link: ::core::ffi::c_uint, pNvLinkDeviceType: *mut nvmlIntNvLinkDeviceType_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkRemoteDeviceType, __cushim_slot_nvmlDeviceGetNvLinkRemoteDeviceType);
+    static __cushim_fn_nvmlDeviceGetNvLinkRemoteDeviceType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkRemotePciInfo_v2(device: nvmlDevice_t, link: ::core::ffi::c_uint, pci: *mut nvmlPciInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkRemotePciInfo_v2, __cushim_slot_nvmlDeviceGetNvLinkRemotePciInfo_v2);
+    static __cushim_fn_nvmlDeviceGetNvLinkRemotePciInfo_v2;
     returns status, fallback [];
     aliases [nvmlDeviceGetNvLinkRemotePciInfo];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkState(device: nvmlDevice_t, link: ::core::ffi::c_uint, isActive: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkState, __cushim_slot_nvmlDeviceGetNvLinkState);
+    static __cushim_fn_nvmlDeviceGetNvLinkState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkUtilizationControl(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, control: *mut nvmlNvLinkUtilizationControl_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkUtilizationControl, __cushim_slot_nvmlDeviceGetNvLinkUtilizationControl);
+    static __cushim_fn_nvmlDeviceGetNvLinkUtilizationControl;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkUtilizationCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, rxcounter: *mut ::core::ffi::c_ulonglong, txcounter: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceGetNvLinkUtilizationCounter);
+    static __cushim_fn_nvmlDeviceGetNvLinkUtilizationCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvLinkVersion(device: nvmlDevice_t, link: ::core::ffi::c_uint, version: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvLinkVersion, __cushim_slot_nvmlDeviceGetNvLinkVersion);
+    static __cushim_fn_nvmlDeviceGetNvLinkVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvlinkBwMode(device: nvmlDevice_t, getBwMode: *mut nvmlNvlinkGetBwMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvlinkBwMode, __cushim_slot_nvmlDeviceGetNvlinkBwMode);
+    static __cushim_fn_nvmlDeviceGetNvlinkBwMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetNvlinkSupportedBwModes(device: nvmlDevice_t, supportedBwMode: *mut nvmlNvlinkSupportedBwModes_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetNvlinkSupportedBwModes, __cushim_slot_nvmlDeviceGetNvlinkSupportedBwModes);
+    static __cushim_fn_nvmlDeviceGetNvlinkSupportedBwModes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetOfaUtilization(device: nvmlDevice_t, utilization: *mut ::core::ffi::c_uint, samplingPeriodUs: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetOfaUtilization, __cushim_slot_nvmlDeviceGetOfaUtilization);
+    static __cushim_fn_nvmlDeviceGetOfaUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetP2PStatus(device1: nvmlDevice_t, device2: nvmlDevice_t, p2pIndex: nvmlGpuP2PCapsIndex_t, p2pStatus: *mut nvmlGpuP2PStatus_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetP2PStatus, __cushim_slot_nvmlDeviceGetP2PStatus);
+    static __cushim_fn_nvmlDeviceGetP2PStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPciInfoExt(device: nvmlDevice_t, pci: *mut nvmlPciInfoExt_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPciInfoExt, __cushim_slot_nvmlDeviceGetPciInfoExt);
+    static __cushim_fn_nvmlDeviceGetPciInfoExt;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPciInfo_v3(device: nvmlDevice_t, pci: *mut nvmlPciInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPciInfo_v3, __cushim_slot_nvmlDeviceGetPciInfo_v3);
+    static __cushim_fn_nvmlDeviceGetPciInfo_v3;
     returns status, fallback [];
     aliases [nvmlDeviceGetPciInfo];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieLinkMaxSpeed(device: nvmlDevice_t, maxSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPcieLinkMaxSpeed, __cushim_slot_nvmlDeviceGetPcieLinkMaxSpeed);
+    static __cushim_fn_nvmlDeviceGetPcieLinkMaxSpeed;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieReplayCounter(device: nvmlDevice_t, value: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPcieReplayCounter, __cushim_slot_nvmlDeviceGetPcieReplayCounter);
+    static __cushim_fn_nvmlDeviceGetPcieReplayCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieSpeed(device: nvmlDevice_t, pcieSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPcieSpeed, __cushim_slot_nvmlDeviceGetPcieSpeed);
+    static __cushim_fn_nvmlDeviceGetPcieSpeed;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPcieThroughput(device: nvmlDevice_t, counter: nvmlPcieUtilCounter_t, value: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPcieThroughput, __cushim_slot_nvmlDeviceGetPcieThroughput);
+    static __cushim_fn_nvmlDeviceGetPcieThroughput;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPdi(device: nvmlDevice_t, pdi: *mut nvmlPdi_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPdi, __cushim_slot_nvmlDeviceGetPdi);
+    static __cushim_fn_nvmlDeviceGetPdi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPerformanceModes(device: nvmlDevice_t, perfModes: *mut nvmlDevicePerfModes_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPerformanceModes, __cushim_slot_nvmlDeviceGetPerformanceModes);
+    static __cushim_fn_nvmlDeviceGetPerformanceModes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPerformanceState(device: nvmlDevice_t, pState: *mut nvmlPstates_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPerformanceState, __cushim_slot_nvmlDeviceGetPerformanceState);
+    static __cushim_fn_nvmlDeviceGetPerformanceState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPersistenceMode(device: nvmlDevice_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPersistenceMode, __cushim_slot_nvmlDeviceGetPersistenceMode);
+    static __cushim_fn_nvmlDeviceGetPersistenceMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPgpuMetadataString(device: nvmlDevice_t, pgpuMetadata: *mut ::core::ffi::c_char, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPgpuMetadataString, __cushim_slot_nvmlDeviceGetPgpuMetadataString);
+    static __cushim_fn_nvmlDeviceGetPgpuMetadataString;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPlatformInfo(device: nvmlDevice_t, platformInfo: *mut nvmlPlatformInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPlatformInfo, __cushim_slot_nvmlDeviceGetPlatformInfo);
+    static __cushim_fn_nvmlDeviceGetPlatformInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementDefaultLimit(device: nvmlDevice_t, defaultLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementDefaultLimit, __cushim_slot_nvmlDeviceGetPowerManagementDefaultLimit);
+    static __cushim_fn_nvmlDeviceGetPowerManagementDefaultLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementLimit(device: nvmlDevice_t, limit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementLimit, __cushim_slot_nvmlDeviceGetPowerManagementLimit);
+    static __cushim_fn_nvmlDeviceGetPowerManagementLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementLimitConstraints(device: nvmlDevice_t, minLimit: *mut ::core::ffi::c_uint, maxLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementLimitConstraints, __cushim_slot_nvmlDeviceGetPowerManagementLimitConstraints);
+    static __cushim_fn_nvmlDeviceGetPowerManagementLimitConstraints;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerManagementMode(device: nvmlDevice_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerManagementMode, __cushim_slot_nvmlDeviceGetPowerManagementMode);
+    static __cushim_fn_nvmlDeviceGetPowerManagementMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerMizerMode_v1(device: nvmlDevice_t, powerMizerMode: *mut nvmlDevicePowerMizerModes_v1_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerMizerMode_v1, __cushim_slot_nvmlDeviceGetPowerMizerMode_v1);
+    static __cushim_fn_nvmlDeviceGetPowerMizerMode_v1;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerSource(device: nvmlDevice_t, powerSource: *mut nvmlPowerSource_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerSource, __cushim_slot_nvmlDeviceGetPowerSource);
+    static __cushim_fn_nvmlDeviceGetPowerSource;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerState(device: nvmlDevice_t, pState: *mut nvmlPstates_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerState, __cushim_slot_nvmlDeviceGetPowerState);
+    static __cushim_fn_nvmlDeviceGetPowerState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetPowerUsage(device: nvmlDevice_t, power: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetPowerUsage, __cushim_slot_nvmlDeviceGetPowerUsage);
+    static __cushim_fn_nvmlDeviceGetPowerUsage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetProcessUtilization(device: nvmlDevice_t, utilization: *mut nvmlProcessUtilizationSample_t, processSamplesCount: *mut ::core::ffi::c_uint, lastSeenTimeStamp: ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetProcessUtilization, __cushim_slot_nvmlDeviceGetProcessUtilization);
+    static __cushim_fn_nvmlDeviceGetProcessUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetProcessesUtilizationInfo(device: nvmlDevice_t, procesesUtilInfo: *mut nvmlProcessesUtilizationInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetProcessesUtilizationInfo, __cushim_slot_nvmlDeviceGetProcessesUtilizationInfo);
+    static __cushim_fn_nvmlDeviceGetProcessesUtilizationInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRemappedRows(device: nvmlDevice_t, corrRows: *mut ::core::ffi::c_uint, uncRows: *mut ::core::ffi::c_uint, isPending: *mut ::core::ffi::c_uint, failureOccurred: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRemappedRows, __cushim_slot_nvmlDeviceGetRemappedRows);
+    static __cushim_fn_nvmlDeviceGetRemappedRows;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRepairStatus(device: nvmlDevice_t, repairStatus: *mut nvmlRepairStatus_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRepairStatus, __cushim_slot_nvmlDeviceGetRepairStatus);
+    static __cushim_fn_nvmlDeviceGetRepairStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRetiredPages(device: nvmlDevice_t, cause: nvmlPageRetirementCause_t, pageCount: *mut ::core::ffi::c_uint, addresses: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRetiredPages, __cushim_slot_nvmlDeviceGetRetiredPages);
+    static __cushim_fn_nvmlDeviceGetRetiredPages;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRetiredPagesPendingStatus(device: nvmlDevice_t, isPending: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRetiredPagesPendingStatus, __cushim_slot_nvmlDeviceGetRetiredPagesPendingStatus);
+    static __cushim_fn_nvmlDeviceGetRetiredPagesPendingStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRetiredPages_v2(device: nvmlDevice_t, cause: nvmlPageRetirementCause_t, pageCount: *mut ::core::ffi::c_uint, addresses: *mut ::core::ffi::c_ulonglong, timestamps: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRetiredPages_v2, __cushim_slot_nvmlDeviceGetRetiredPages_v2);
+    static __cushim_fn_nvmlDeviceGetRetiredPages_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRowRemapperHistogram(device: nvmlDevice_t, values: *mut nvmlRowRemapperHistogramValues_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRowRemapperHistogram, __cushim_slot_nvmlDeviceGetRowRemapperHistogram);
+    static __cushim_fn_nvmlDeviceGetRowRemapperHistogram;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetRunningProcessDetailList(device: nvmlDevice_t, plist: *mut nvmlProcessDetailList_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetRunningProcessDetailList, __cushim_slot_nvmlDeviceGetRunningProcessDetailList);
+    static __cushim_fn_nvmlDeviceGetRunningProcessDetailList;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSamples(device: nvmlDevice_t, type_: nvmlSamplingType_t, lastSeenTimeStamp: ::core::ffi::c_ulonglong, sampleValType: *mut nvmlValueType_t, sampleCount: *mut ::core::ffi::c_uint, samples: *mut nvmlSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSamples, __cushim_slot_nvmlDeviceGetSamples);
+    static __cushim_fn_nvmlDeviceGetSamples;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSerial(device: nvmlDevice_t, serial: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSerial, __cushim_slot_nvmlDeviceGetSerial);
+    static __cushim_fn_nvmlDeviceGetSerial;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSramEccErrorStatus(device: nvmlDevice_t, status: *mut nvmlEccSramErrorStatus_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSramEccErrorStatus, __cushim_slot_nvmlDeviceGetSramEccErrorStatus);
+    static __cushim_fn_nvmlDeviceGetSramEccErrorStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts(device: nvmlDevice_t, errorCounts: *mut nvmlEccSramUniqueUncorrectedErrorCounts_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts, __cushim_slot_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts);
+    static __cushim_fn_nvmlDeviceGetSramUniqueUncorrectedEccErrorCounts;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedClocksEventReasons(device: nvmlDevice_t, supportedClocksEventReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedClocksEventReasons, __cushim_slot_nvmlDeviceGetSupportedClocksEventReasons);
+    static __cushim_fn_nvmlDeviceGetSupportedClocksEventReasons;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedClocksThrottleReasons(device: nvmlDevice_t, supportedClocksThrottleReasons: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedClocksThrottleReasons, __cushim_slot_nvmlDeviceGetSupportedClocksThrottleReasons);
+    static __cushim_fn_nvmlDeviceGetSupportedClocksThrottleReasons;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedEventTypes(device: nvmlDevice_t, eventTypes: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedEventTypes, __cushim_slot_nvmlDeviceGetSupportedEventTypes);
+    static __cushim_fn_nvmlDeviceGetSupportedEventTypes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedGraphicsClocks(device: nvmlDevice_t, memoryClockMHz: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint, clocksMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedGraphicsClocks, __cushim_slot_nvmlDeviceGetSupportedGraphicsClocks);
+    static __cushim_fn_nvmlDeviceGetSupportedGraphicsClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedMemoryClocks(device: nvmlDevice_t, count: *mut ::core::ffi::c_uint, clocksMHz: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedMemoryClocks, __cushim_slot_nvmlDeviceGetSupportedMemoryClocks);
+    static __cushim_fn_nvmlDeviceGetSupportedMemoryClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedPerformanceStates(device: nvmlDevice_t, pstates: *mut nvmlPstates_t, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedPerformanceStates, __cushim_slot_nvmlDeviceGetSupportedPerformanceStates);
+    static __cushim_fn_nvmlDeviceGetSupportedPerformanceStates;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetSupportedVgpus(device: nvmlDevice_t, vgpuCount: *mut ::core::ffi::c_uint, vgpuTypeIds: *mut nvmlVgpuTypeId_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetSupportedVgpus, __cushim_slot_nvmlDeviceGetSupportedVgpus);
+    static __cushim_fn_nvmlDeviceGetSupportedVgpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTargetFanSpeed(device: nvmlDevice_t, fan: ::core::ffi::c_uint, targetSpeed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTargetFanSpeed, __cushim_slot_nvmlDeviceGetTargetFanSpeed);
+    static __cushim_fn_nvmlDeviceGetTargetFanSpeed;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTemperature(device: nvmlDevice_t, sensorType: nvmlTemperatureSensors_t, temp: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTemperature, __cushim_slot_nvmlDeviceGetTemperature);
+    static __cushim_fn_nvmlDeviceGetTemperature;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTemperatureThreshold(device: nvmlDevice_t, thresholdType: nvmlTemperatureThresholds_t, temp: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTemperatureThreshold, __cushim_slot_nvmlDeviceGetTemperatureThreshold);
+    static __cushim_fn_nvmlDeviceGetTemperatureThreshold;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTemperatureV(device: nvmlDevice_t, temperature: *mut nvmlTemperature_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTemperatureV, __cushim_slot_nvmlDeviceGetTemperatureV);
+    static __cushim_fn_nvmlDeviceGetTemperatureV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetThermalSettings(device: nvmlDevice_t, sensorIndex: ::core::ffi::c_uint, pThermalSettings: *mut nvmlGpuThermalSettings_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetThermalSettings, __cushim_slot_nvmlDeviceGetThermalSettings);
+    static __cushim_fn_nvmlDeviceGetThermalSettings;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTopologyCommonAncestor(device1: nvmlDevice_t, device2: nvmlDevice_t, pathInfo: *mut nvmlGpuTopologyLevel_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTopologyCommonAncestor, __cushim_slot_nvmlDeviceGetTopologyCommonAncestor);
+    static __cushim_fn_nvmlDeviceGetTopologyCommonAncestor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTopologyNearestGpus(device: nvmlDevice_t, level: nvmlGpuTopologyLevel_t, count: *mut ::core::ffi::c_uint, deviceArray: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTopologyNearestGpus, __cushim_slot_nvmlDeviceGetTopologyNearestGpus);
+    static __cushim_fn_nvmlDeviceGetTopologyNearestGpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTotalEccErrors(device: nvmlDevice_t, errorType: nvmlMemoryErrorType_t, counterType: nvmlEccCounterType_t, eccCounts: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTotalEccErrors, __cushim_slot_nvmlDeviceGetTotalEccErrors);
+    static __cushim_fn_nvmlDeviceGetTotalEccErrors;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetTotalEnergyConsumption(device: nvmlDevice_t, energy: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetTotalEnergyConsumption, __cushim_slot_nvmlDeviceGetTotalEnergyConsumption);
+    static __cushim_fn_nvmlDeviceGetTotalEnergyConsumption;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetUUID(device: nvmlDevice_t, uuid: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetUUID, __cushim_slot_nvmlDeviceGetUUID);
+    static __cushim_fn_nvmlDeviceGetUUID;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetUtilizationRates(device: nvmlDevice_t, utilization: *mut nvmlUtilization_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetUtilizationRates, __cushim_slot_nvmlDeviceGetUtilizationRates);
+    static __cushim_fn_nvmlDeviceGetUtilizationRates;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVbiosVersion(device: nvmlDevice_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVbiosVersion, __cushim_slot_nvmlDeviceGetVbiosVersion);
+    static __cushim_fn_nvmlDeviceGetVbiosVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuCapabilities(device: nvmlDevice_t, capability: nvmlDeviceVgpuCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuCapabilities, __cushim_slot_nvmlDeviceGetVgpuCapabilities);
+    static __cushim_fn_nvmlDeviceGetVgpuCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuHeterogeneousMode(device: nvmlDevice_t, pHeterogeneousMode: *mut nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuHeterogeneousMode, __cushim_slot_nvmlDeviceGetVgpuHeterogeneousMode);
+    static __cushim_fn_nvmlDeviceGetVgpuHeterogeneousMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuInstancesUtilizationInfo(device: nvmlDevice_t, vgpuUtilInfo: *mut nvmlVgpuInstancesUtilizationInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuInstancesUtilizationInfo, __cushim_slot_nvmlDeviceGetVgpuInstancesUtilizationInfo);
+    static __cushim_fn_nvmlDeviceGetVgpuInstancesUtilizationInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuMetadata(device: nvmlDevice_t, pgpuMetadata: *mut nvmlVgpuPgpuMetadata_t, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuMetadata, __cushim_slot_nvmlDeviceGetVgpuMetadata);
+    static __cushim_fn_nvmlDeviceGetVgpuMetadata;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuProcessUtilization(device: nvmlDevice_t, lastSeenTimeStamp: ::core::ffi::c_ulonglong, vgpuProcessSamplesCount: *mut ::core::ffi::c_uint, utilizationSamples: *mut nvmlVgpuProcessUtilizationSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuProcessUtilization, __cushim_slot_nvmlDeviceGetVgpuProcessUtilization);
+    static __cushim_fn_nvmlDeviceGetVgpuProcessUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuProcessesUtilizationInfo(device: nvmlDevice_t, vgpuProcUtilInfo: *mut nvmlVgpuProcessesUtilizationInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuProcessesUtilizationInfo, __cushim_slot_nvmlDeviceGetVgpuProcessesUtilizationInfo);
+    static __cushim_fn_nvmlDeviceGetVgpuProcessesUtilizationInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerCapabilities(device: nvmlDevice_t, pCapabilities: *mut nvmlVgpuSchedulerCapabilities_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerCapabilities, __cushim_slot_nvmlDeviceGetVgpuSchedulerCapabilities);
+    static __cushim_fn_nvmlDeviceGetVgpuSchedulerCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerLog(device: nvmlDevice_t, pSchedulerLog: *mut nvmlVgpuSchedulerLog_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerLog, __cushim_slot_nvmlDeviceGetVgpuSchedulerLog);
+    static __cushim_fn_nvmlDeviceGetVgpuSchedulerLog;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuSchedulerState(device: nvmlDevice_t, pSchedulerState: *mut nvmlVgpuSchedulerGetState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuSchedulerState, __cushim_slot_nvmlDeviceGetVgpuSchedulerState);
+    static __cushim_fn_nvmlDeviceGetVgpuSchedulerState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuTypeCreatablePlacements(device: nvmlDevice_t, vgpuTypeId: nvmlVgpuTypeId_t, pPlacementList: *mut nvmlVgpuPlacementList_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuTypeCreatablePlacements, __cushim_slot_nvmlDeviceGetVgpuTypeCreatablePlacements);
+    static __cushim_fn_nvmlDeviceGetVgpuTypeCreatablePlacements;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuTypeSupportedPlacements(device: nvmlDevice_t, vgpuTypeId: nvmlVgpuTypeId_t, pPlacementList: *mut nvmlVgpuPlacementList_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuTypeSupportedPlacements, __cushim_slot_nvmlDeviceGetVgpuTypeSupportedPlacements);
+    static __cushim_fn_nvmlDeviceGetVgpuTypeSupportedPlacements;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVgpuUtilization(device: nvmlDevice_t, lastSeenTimeStamp: ::core::ffi::c_ulonglong, sampleValType: *mut nvmlValueType_t, vgpuInstanceSamplesCount: *mut ::core::ffi::c_uint, utilizationSamples: *mut nvmlVgpuInstanceUtilizationSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVgpuUtilization, __cushim_slot_nvmlDeviceGetVgpuUtilization);
+    static __cushim_fn_nvmlDeviceGetVgpuUtilization;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetViolationStatus(device: nvmlDevice_t, perfPolicyType: nvmlPerfPolicyType_t, violTime: *mut nvmlViolationTime_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetViolationStatus, __cushim_slot_nvmlDeviceGetViolationStatus);
+    static __cushim_fn_nvmlDeviceGetViolationStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceGetVirtualizationMode(device: nvmlDevice_t, pVirtualMode: *mut nvmlGpuVirtualizationMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceGetVirtualizationMode, __cushim_slot_nvmlDeviceGetVirtualizationMode);
+    static __cushim_fn_nvmlDeviceGetVirtualizationMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceIsMigDeviceHandle(device: nvmlDevice_t, isMigDevice: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceIsMigDeviceHandle, __cushim_slot_nvmlDeviceIsMigDeviceHandle);
+    static __cushim_fn_nvmlDeviceIsMigDeviceHandle;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceModifyDrainState(pciInfo: *mut nvmlPciInfo_t, newState: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceModifyDrainState, __cushim_slot_nvmlDeviceModifyDrainState);
+    static __cushim_fn_nvmlDeviceModifyDrainState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceOnSameBoard(device1: nvmlDevice_t, device2: nvmlDevice_t, onSameBoard: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceOnSameBoard, __cushim_slot_nvmlDeviceOnSameBoard);
+    static __cushim_fn_nvmlDeviceOnSameBoard;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDevicePowerSmoothingActivatePresetProfile(device: nvmlDevice_t, profile: *mut nvmlPowerSmoothingProfile_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDevicePowerSmoothingActivatePresetProfile, __cushim_slot_nvmlDevicePowerSmoothingActivatePresetProfile);
+    static __cushim_fn_nvmlDevicePowerSmoothingActivatePresetProfile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDevicePowerSmoothingSetState(device: nvmlDevice_t, state: *mut nvmlPowerSmoothingState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDevicePowerSmoothingSetState, __cushim_slot_nvmlDevicePowerSmoothingSetState);
+    static __cushim_fn_nvmlDevicePowerSmoothingSetState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDevicePowerSmoothingUpdatePresetProfileParam(device: nvmlDevice_t, profile: *mut nvmlPowerSmoothingProfile_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDevicePowerSmoothingUpdatePresetProfileParam, __cushim_slot_nvmlDevicePowerSmoothingUpdatePresetProfileParam);
+    static __cushim_fn_nvmlDevicePowerSmoothingUpdatePresetProfileParam;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceQueryDrainState(pciInfo: *mut nvmlPciInfo_t, currentState: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceQueryDrainState, __cushim_slot_nvmlDeviceQueryDrainState);
+    static __cushim_fn_nvmlDeviceQueryDrainState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceReadWritePRM_v1(device: nvmlDevice_t, buffer: *mut nvmlPRMTLV_v1_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceReadWritePRM_v1, __cushim_slot_nvmlDeviceReadWritePRM_v1);
+    static __cushim_fn_nvmlDeviceReadWritePRM_v1;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceRegisterEvents(device: nvmlDevice_t, eventTypes: ::core::ffi::c_ulonglong, set: nvmlEventSet_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceRegisterEvents, __cushim_slot_nvmlDeviceRegisterEvents);
+    static __cushim_fn_nvmlDeviceRegisterEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceRemoveGpu_v2(pciInfo: *mut nvmlPciInfo_t, gpuState: nvmlDetachGpuState_t, linkState: nvmlPcieLinkState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceRemoveGpu_v2, __cushim_slot_nvmlDeviceRemoveGpu_v2);
+    static __cushim_fn_nvmlDeviceRemoveGpu_v2;
     returns status, fallback [];
     aliases [nvmlDeviceRemoveGpu];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetApplicationsClocks(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceResetApplicationsClocks, __cushim_slot_nvmlDeviceResetApplicationsClocks);
+    static __cushim_fn_nvmlDeviceResetApplicationsClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetGpuLockedClocks(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceResetGpuLockedClocks, __cushim_slot_nvmlDeviceResetGpuLockedClocks);
+    static __cushim_fn_nvmlDeviceResetGpuLockedClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetMemoryLockedClocks(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceResetMemoryLockedClocks, __cushim_slot_nvmlDeviceResetMemoryLockedClocks);
+    static __cushim_fn_nvmlDeviceResetMemoryLockedClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetNvLinkErrorCounters(device: nvmlDevice_t, link: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceResetNvLinkErrorCounters, __cushim_slot_nvmlDeviceResetNvLinkErrorCounters);
+    static __cushim_fn_nvmlDeviceResetNvLinkErrorCounters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceResetNvLinkUtilizationCounter(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceResetNvLinkUtilizationCounter, __cushim_slot_nvmlDeviceResetNvLinkUtilizationCounter);
+    static __cushim_fn_nvmlDeviceResetNvLinkUtilizationCounter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAPIRestriction(device: nvmlDevice_t, apiType: nvmlRestrictedAPI_t, isRestricted: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetAPIRestriction, __cushim_slot_nvmlDeviceSetAPIRestriction);
+    static __cushim_fn_nvmlDeviceSetAPIRestriction;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAccountingMode(device: nvmlDevice_t, mode: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetAccountingMode, __cushim_slot_nvmlDeviceSetAccountingMode);
+    static __cushim_fn_nvmlDeviceSetAccountingMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetApplicationsClocks(device: nvmlDevice_t, memClockMHz: ::core::ffi::c_uint, graphicsClockMHz: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetApplicationsClocks, __cushim_slot_nvmlDeviceSetApplicationsClocks);
+    static __cushim_fn_nvmlDeviceSetApplicationsClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetAutoBoostedClocksEnabled(device: nvmlDevice_t, enabled: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceSetAutoBoostedClocksEnabled);
+    static __cushim_fn_nvmlDeviceSetAutoBoostedClocksEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetClockOffsets(device: nvmlDevice_t, info: *mut nvmlClockOffset_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetClockOffsets, __cushim_slot_nvmlDeviceSetClockOffsets);
+    static __cushim_fn_nvmlDeviceSetClockOffsets;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetComputeMode(device: nvmlDevice_t, mode: nvmlComputeMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetComputeMode, __cushim_slot_nvmlDeviceSetComputeMode);
+    static __cushim_fn_nvmlDeviceSetComputeMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetConfComputeUnprotectedMemSize(device: nvmlDevice_t, sizeKiB: ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetConfComputeUnprotectedMemSize, __cushim_slot_nvmlDeviceSetConfComputeUnprotectedMemSize);
+    static __cushim_fn_nvmlDeviceSetConfComputeUnprotectedMemSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetCpuAffinity(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetCpuAffinity, __cushim_slot_nvmlDeviceSetCpuAffinity);
+    static __cushim_fn_nvmlDeviceSetCpuAffinity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDefaultAutoBoostedClocksEnabled(device: nvmlDevice_t, enabled: nvmlEnableState_t, flags: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetDefaultAutoBoostedClocksEnabled, __cushim_slot_nvmlDeviceSetDefaultAutoBoostedClocksEnabled);
+    static __cushim_fn_nvmlDeviceSetDefaultAutoBoostedClocksEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDefaultFanSpeed_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetDefaultFanSpeed_v2, __cushim_slot_nvmlDeviceSetDefaultFanSpeed_v2);
+    static __cushim_fn_nvmlDeviceSetDefaultFanSpeed_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDramEncryptionMode(device: nvmlDevice_t, dramEncryption: *const nvmlDramEncryptionInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetDramEncryptionMode, __cushim_slot_nvmlDeviceSetDramEncryptionMode);
+    static __cushim_fn_nvmlDeviceSetDramEncryptionMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetDriverModel(device: nvmlDevice_t, driverModel: nvmlDriverModel_t, flags: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetDriverModel, __cushim_slot_nvmlDeviceSetDriverModel);
+    static __cushim_fn_nvmlDeviceSetDriverModel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetEccMode(device: nvmlDevice_t, ecc: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetEccMode, __cushim_slot_nvmlDeviceSetEccMode);
+    static __cushim_fn_nvmlDeviceSetEccMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetFanControlPolicy(device: nvmlDevice_t, fan: ::core::ffi::c_uint, policy: nvmlFanControlPolicy_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetFanControlPolicy, __cushim_slot_nvmlDeviceSetFanControlPolicy);
+    static __cushim_fn_nvmlDeviceSetFanControlPolicy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetFanSpeed_v2(device: nvmlDevice_t, fan: ::core::ffi::c_uint, speed: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetFanSpeed_v2, __cushim_slot_nvmlDeviceSetFanSpeed_v2);
+    static __cushim_fn_nvmlDeviceSetFanSpeed_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetGpcClkVfOffset(device: nvmlDevice_t, offset: ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetGpcClkVfOffset, __cushim_slot_nvmlDeviceSetGpcClkVfOffset);
+    static __cushim_fn_nvmlDeviceSetGpcClkVfOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetGpuLockedClocks(device: nvmlDevice_t, minGpuClockMHz: ::core::ffi::c_uint, maxGpuClockMHz: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetGpuLockedClocks, __cushim_slot_nvmlDeviceSetGpuLockedClocks);
+    static __cushim_fn_nvmlDeviceSetGpuLockedClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetGpuOperationMode(device: nvmlDevice_t, mode: nvmlGpuOperationMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetGpuOperationMode, __cushim_slot_nvmlDeviceSetGpuOperationMode);
+    static __cushim_fn_nvmlDeviceSetGpuOperationMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetHostname_v1(device: nvmlDevice_t, hostname: *mut nvmlHostname_v1_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetHostname_v1, __cushim_slot_nvmlDeviceSetHostname_v1);
+    static __cushim_fn_nvmlDeviceSetHostname_v1;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMemClkVfOffset(device: nvmlDevice_t, offset: ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetMemClkVfOffset, __cushim_slot_nvmlDeviceSetMemClkVfOffset);
+    static __cushim_fn_nvmlDeviceSetMemClkVfOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMemoryLockedClocks(device: nvmlDevice_t, minMemClockMHz: ::core::ffi::c_uint, maxMemClockMHz: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetMemoryLockedClocks, __cushim_slot_nvmlDeviceSetMemoryLockedClocks);
+    static __cushim_fn_nvmlDeviceSetMemoryLockedClocks;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetMigMode(device: nvmlDevice_t, mode: ::core::ffi::c_uint, activationStatus: *mut nvmlReturn_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetMigMode, __cushim_slot_nvmlDeviceSetMigMode);
+    static __cushim_fn_nvmlDeviceSetMigMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvLinkDeviceLowPowerThreshold(device: nvmlDevice_t, info: *mut nvmlNvLinkPowerThres_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetNvLinkDeviceLowPowerThreshold, __cushim_slot_nvmlDeviceSetNvLinkDeviceLowPowerThreshold);
+    static __cushim_fn_nvmlDeviceSetNvLinkDeviceLowPowerThreshold;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvLinkUtilizationControl(device: nvmlDevice_t, link: ::core::ffi::c_uint, counter: ::core::ffi::c_uint, control: *mut nvmlNvLinkUtilizationControl_t, reset: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetNvLinkUtilizationControl, __cushim_slot_nvmlDeviceSetNvLinkUtilizationControl);
+    static __cushim_fn_nvmlDeviceSetNvLinkUtilizationControl;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetNvlinkBwMode(device: nvmlDevice_t, setBwMode: *mut nvmlNvlinkSetBwMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetNvlinkBwMode, __cushim_slot_nvmlDeviceSetNvlinkBwMode);
+    static __cushim_fn_nvmlDeviceSetNvlinkBwMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPersistenceMode(device: nvmlDevice_t, mode: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetPersistenceMode, __cushim_slot_nvmlDeviceSetPersistenceMode);
+    static __cushim_fn_nvmlDeviceSetPersistenceMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPowerManagementLimit(device: nvmlDevice_t, limit: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetPowerManagementLimit, __cushim_slot_nvmlDeviceSetPowerManagementLimit);
+    static __cushim_fn_nvmlDeviceSetPowerManagementLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPowerManagementLimit_v2(device: nvmlDevice_t, powerValue: *mut nvmlPowerValue_v2_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetPowerManagementLimit_v2, __cushim_slot_nvmlDeviceSetPowerManagementLimit_v2);
+    static __cushim_fn_nvmlDeviceSetPowerManagementLimit_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetPowerMizerMode_v1(device: nvmlDevice_t, powerMizerMode: *mut nvmlDevicePowerMizerModes_v1_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetPowerMizerMode_v1, __cushim_slot_nvmlDeviceSetPowerMizerMode_v1);
+    static __cushim_fn_nvmlDeviceSetPowerMizerMode_v1;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetTemperatureThreshold(device: nvmlDevice_t, thresholdType: nvmlTemperatureThresholds_t, temp: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetTemperatureThreshold, __cushim_slot_nvmlDeviceSetTemperatureThreshold);
+    static __cushim_fn_nvmlDeviceSetTemperatureThreshold;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuCapabilities(device: nvmlDevice_t, capability: nvmlDeviceVgpuCapability_t, state: nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetVgpuCapabilities, __cushim_slot_nvmlDeviceSetVgpuCapabilities);
+    static __cushim_fn_nvmlDeviceSetVgpuCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuHeterogeneousMode(device: nvmlDevice_t, pHeterogeneousMode: *const nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetVgpuHeterogeneousMode, __cushim_slot_nvmlDeviceSetVgpuHeterogeneousMode);
+    static __cushim_fn_nvmlDeviceSetVgpuHeterogeneousMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVgpuSchedulerState(device: nvmlDevice_t, pSchedulerState: *mut nvmlVgpuSchedulerSetState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetVgpuSchedulerState, __cushim_slot_nvmlDeviceSetVgpuSchedulerState);
+    static __cushim_fn_nvmlDeviceSetVgpuSchedulerState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceSetVirtualizationMode(device: nvmlDevice_t, virtualMode: nvmlGpuVirtualizationMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceSetVirtualizationMode, __cushim_slot_nvmlDeviceSetVirtualizationMode);
+    static __cushim_fn_nvmlDeviceSetVirtualizationMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceValidateInforom(device: nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceValidateInforom, __cushim_slot_nvmlDeviceValidateInforom);
+    static __cushim_fn_nvmlDeviceValidateInforom;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileClearRequestedProfiles(device: nvmlDevice_t, requestedProfiles: *mut nvmlWorkloadPowerProfileRequestedProfiles_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles);
+    static __cushim_fn_nvmlDeviceWorkloadPowerProfileClearRequestedProfiles;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileGetCurrentProfiles(device: nvmlDevice_t, currentProfiles: *mut nvmlWorkloadPowerProfileCurrentProfiles_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles);
+    static __cushim_fn_nvmlDeviceWorkloadPowerProfileGetCurrentProfiles;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileGetProfilesInfo(device: nvmlDevice_t, profilesInfo: *mut nvmlWorkloadPowerProfileProfilesInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileGetProfilesInfo, __cushim_slot_nvmlDeviceWorkloadPowerProfileGetProfilesInfo);
+    static __cushim_fn_nvmlDeviceWorkloadPowerProfileGetProfilesInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlDeviceWorkloadPowerProfileSetRequestedProfiles(device: nvmlDevice_t, requestedProfiles: *mut nvmlWorkloadPowerProfileRequestedProfiles_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, __cushim_slot_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles);
+    static __cushim_fn_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlErrorString(result: nvmlReturn_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_nvmlErrorString, __cushim_slot_nvmlErrorString);
+    static __cushim_fn_nvmlErrorString;
     returns answer, fallback [result, Text];
 }
 
 cushim_shim! {
     fn nvmlEventSetCreate(set: *mut nvmlEventSet_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlEventSetCreate, __cushim_slot_nvmlEventSetCreate);
+    static __cushim_fn_nvmlEventSetCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlEventSetFree(set: nvmlEventSet_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlEventSetFree, __cushim_slot_nvmlEventSetFree);
+    static __cushim_fn_nvmlEventSetFree;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlEventSetWait_v2(set: nvmlEventSet_t, data: *mut nvmlEventData_t, timeoutms: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlEventSetWait_v2, __cushim_slot_nvmlEventSetWait_v2);
+    static __cushim_fn_nvmlEventSetWait_v2;
     returns status, fallback [];
     aliases [nvmlEventSetWait];
 }
 
 cushim_shim! {
     fn nvmlGetExcludedDeviceCount(deviceCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGetExcludedDeviceCount, __cushim_slot_nvmlGetExcludedDeviceCount);
+    static __cushim_fn_nvmlGetExcludedDeviceCount;
     returns status, fallback [];
     aliases [nvmlGetBlacklistDeviceCount];
 }
 
 cushim_shim! {
     fn nvmlGetExcludedDeviceInfoByIndex(index: ::core::ffi::c_uint, info: *mut nvmlExcludedDeviceInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGetExcludedDeviceInfoByIndex, __cushim_slot_nvmlGetExcludedDeviceInfoByIndex);
+    static __cushim_fn_nvmlGetExcludedDeviceInfoByIndex;
     returns status, fallback [];
     aliases [nvmlGetBlacklistDeviceInfoByIndex];
 }
 
 cushim_shim! {
     fn nvmlGetVgpuCompatibility(vgpuMetadata: *mut nvmlVgpuMetadata_t, pgpuMetadata: *mut nvmlVgpuPgpuMetadata_t, compatibilityInfo: *mut nvmlVgpuPgpuCompatibility_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGetVgpuCompatibility, __cushim_slot_nvmlGetVgpuCompatibility);
+    static __cushim_fn_nvmlGetVgpuCompatibility;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGetVgpuDriverCapabilities(capability: nvmlVgpuDriverCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGetVgpuDriverCapabilities, __cushim_slot_nvmlGetVgpuDriverCapabilities);
+    static __cushim_fn_nvmlGetVgpuDriverCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGetVgpuVersion(supported: *mut nvmlVgpuVersion_t, current: *mut nvmlVgpuVersion_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGetVgpuVersion, __cushim_slot_nvmlGetVgpuVersion);
+    static __cushim_fn_nvmlGetVgpuVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmMetricsGet(metricsGet: *mut nvmlGpmMetricsGet_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmMetricsGet, __cushim_slot_nvmlGpmMetricsGet);
+    static __cushim_fn_nvmlGpmMetricsGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmMigSampleGet(device: nvmlDevice_t, gpuInstanceId: ::core::ffi::c_uint, gpmSample: nvmlGpmSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmMigSampleGet, __cushim_slot_nvmlGpmMigSampleGet);
+    static __cushim_fn_nvmlGpmMigSampleGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmQueryDeviceSupport(device: nvmlDevice_t, gpmSupport: *mut nvmlGpmSupport_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmQueryDeviceSupport, __cushim_slot_nvmlGpmQueryDeviceSupport);
+    static __cushim_fn_nvmlGpmQueryDeviceSupport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmQueryIfStreamingEnabled(device: nvmlDevice_t, state: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmQueryIfStreamingEnabled, __cushim_slot_nvmlGpmQueryIfStreamingEnabled);
+    static __cushim_fn_nvmlGpmQueryIfStreamingEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmSampleAlloc(gpmSample: *mut nvmlGpmSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmSampleAlloc, __cushim_slot_nvmlGpmSampleAlloc);
+    static __cushim_fn_nvmlGpmSampleAlloc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmSampleFree(gpmSample: nvmlGpmSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmSampleFree, __cushim_slot_nvmlGpmSampleFree);
+    static __cushim_fn_nvmlGpmSampleFree;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmSampleGet(device: nvmlDevice_t, gpmSample: nvmlGpmSample_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmSampleGet, __cushim_slot_nvmlGpmSampleGet);
+    static __cushim_fn_nvmlGpmSampleGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpmSetStreamingEnabled(device: nvmlDevice_t, state: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpmSetStreamingEnabled, __cushim_slot_nvmlGpmSetStreamingEnabled);
+    static __cushim_fn_nvmlGpmSetStreamingEnabled;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceCreateComputeInstance(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, computeInstance: *mut nvmlComputeInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceCreateComputeInstance, __cushim_slot_nvmlGpuInstanceCreateComputeInstance);
+    static __cushim_fn_nvmlGpuInstanceCreateComputeInstance;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceCreateComputeInstanceWithPlacement(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, placement: *const nvmlComputeInstancePlacement_t, computeInstance: *mut nvmlComputeInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceCreateComputeInstanceWithPlacement, __cushim_slot_nvmlGpuInstanceCreateComputeInstanceWithPlacement);
+    static __cushim_fn_nvmlGpuInstanceCreateComputeInstanceWithPlacement;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceDestroy(gpuInstance: nvmlGpuInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceDestroy, __cushim_slot_nvmlGpuInstanceDestroy);
+    static __cushim_fn_nvmlGpuInstanceDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetActiveVgpus(gpuInstance: nvmlGpuInstance_t, pVgpuInstanceInfo: *mut nvmlActiveVgpuInstanceInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetActiveVgpus, __cushim_slot_nvmlGpuInstanceGetActiveVgpus);
+    static __cushim_fn_nvmlGpuInstanceGetActiveVgpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceById(gpuInstance: nvmlGpuInstance_t, id: ::core::ffi::c_uint, computeInstance: *mut nvmlComputeInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceById, __cushim_slot_nvmlGpuInstanceGetComputeInstanceById);
+    static __cushim_fn_nvmlGpuInstanceGetComputeInstanceById;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstancePossiblePlacements(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, placements: *mut nvmlComputeInstancePlacement_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstancePossiblePlacements, __cushim_slot_nvmlGpuInstanceGetComputeInstancePossiblePlacements);
+    static __cushim_fn_nvmlGpuInstanceGetComputeInstancePossiblePlacements;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceProfileInfo(gpuInstance: nvmlGpuInstance_t, profile: ::core::ffi::c_uint, engProfile: ::core::ffi::c_uint, info: *mut nvmlComputeInstanceProfileInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfo, __cushim_slot_nvmlGpuInstanceGetComputeInstanceProfileInfo);
+    static __cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceProfileInfoV(gpuInstance: nvmlGpuInstance_t, profile: ::core::ffi::c_uint, engProfile: ::core::ffi::c_uint, info: *mut nvmlComputeInstanceProfileInfo_v2_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfoV, __cushim_slot_nvmlGpuInstanceGetComputeInstanceProfileInfoV);
+    static __cushim_fn_nvmlGpuInstanceGetComputeInstanceProfileInfoV;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstanceRemainingCapacity(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstanceRemainingCapacity, __cushim_slot_nvmlGpuInstanceGetComputeInstanceRemainingCapacity);
+    static __cushim_fn_nvmlGpuInstanceGetComputeInstanceRemainingCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetComputeInstances(gpuInstance: nvmlGpuInstance_t, profileId: ::core::ffi::c_uint, computeInstances: *mut nvmlComputeInstance_t, count: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetComputeInstances, __cushim_slot_nvmlGpuInstanceGetComputeInstances);
+    static __cushim_fn_nvmlGpuInstanceGetComputeInstances;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetCreatableVgpus(gpuInstance: nvmlGpuInstance_t, pVgpus: *mut nvmlVgpuTypeIdInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetCreatableVgpus, __cushim_slot_nvmlGpuInstanceGetCreatableVgpus);
+    static __cushim_fn_nvmlGpuInstanceGetCreatableVgpus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetInfo(gpuInstance: nvmlGpuInstance_t, info: *mut nvmlGpuInstanceInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetInfo, __cushim_slot_nvmlGpuInstanceGetInfo);
+    static __cushim_fn_nvmlGpuInstanceGetInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuHeterogeneousMode(gpuInstance: nvmlGpuInstance_t, pHeterogeneousMode: *mut nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuHeterogeneousMode, __cushim_slot_nvmlGpuInstanceGetVgpuHeterogeneousMode);
+    static __cushim_fn_nvmlGpuInstanceGetVgpuHeterogeneousMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuSchedulerLog(gpuInstance: nvmlGpuInstance_t, pSchedulerLogInfo: *mut nvmlVgpuSchedulerLogInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerLog, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerLog);
+    static __cushim_fn_nvmlGpuInstanceGetVgpuSchedulerLog;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuSchedulerState(gpuInstance: nvmlGpuInstance_t, pSchedulerStateInfo: *mut nvmlVgpuSchedulerStateInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuSchedulerState, __cushim_slot_nvmlGpuInstanceGetVgpuSchedulerState);
+    static __cushim_fn_nvmlGpuInstanceGetVgpuSchedulerState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceGetVgpuTypeCreatablePlacements(gpuInstance: nvmlGpuInstance_t, pCreatablePlacementInfo: *mut nvmlVgpuCreatablePlacementInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceGetVgpuTypeCreatablePlacements, __cushim_slot_nvmlGpuInstanceGetVgpuTypeCreatablePlacements);
+    static __cushim_fn_nvmlGpuInstanceGetVgpuTypeCreatablePlacements;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceSetVgpuHeterogeneousMode(gpuInstance: nvmlGpuInstance_t, pHeterogeneousMode: *const nvmlVgpuHeterogeneousMode_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceSetVgpuHeterogeneousMode, __cushim_slot_nvmlGpuInstanceSetVgpuHeterogeneousMode);
+    static __cushim_fn_nvmlGpuInstanceSetVgpuHeterogeneousMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlGpuInstanceSetVgpuSchedulerState(gpuInstance: nvmlGpuInstance_t, pScheduler: *mut nvmlVgpuSchedulerState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlGpuInstanceSetVgpuSchedulerState, __cushim_slot_nvmlGpuInstanceSetVgpuSchedulerState);
+    static __cushim_fn_nvmlGpuInstanceSetVgpuSchedulerState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlInitWithFlags(flags: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlInitWithFlags, __cushim_slot_nvmlInitWithFlags);
+    static __cushim_fn_nvmlInitWithFlags;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlInit_v2() -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlInit_v2, __cushim_slot_nvmlInit_v2);
+    static __cushim_fn_nvmlInit_v2;
     returns status, fallback [];
     aliases [nvmlInit];
 }
 
 cushim_shim! {
     fn nvmlSetVgpuVersion(vgpuVersion: *mut nvmlVgpuVersion_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSetVgpuVersion, __cushim_slot_nvmlSetVgpuVersion);
+    static __cushim_fn_nvmlSetVgpuVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlShutdown() -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlShutdown, __cushim_slot_nvmlShutdown);
+    static __cushim_fn_nvmlShutdown;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemEventSetCreate(request: *mut nvmlSystemEventSetCreateRequest_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemEventSetCreate, __cushim_slot_nvmlSystemEventSetCreate);
+    static __cushim_fn_nvmlSystemEventSetCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemEventSetFree(request: *mut nvmlSystemEventSetFreeRequest_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemEventSetFree, __cushim_slot_nvmlSystemEventSetFree);
+    static __cushim_fn_nvmlSystemEventSetFree;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemEventSetWait(request: *mut nvmlSystemEventSetWaitRequest_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemEventSetWait, __cushim_slot_nvmlSystemEventSetWait);
+    static __cushim_fn_nvmlSystemEventSetWait;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeCapabilities(capabilities: *mut nvmlConfComputeSystemCaps_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetConfComputeCapabilities, __cushim_slot_nvmlSystemGetConfComputeCapabilities);
+    static __cushim_fn_nvmlSystemGetConfComputeCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeGpusReadyState(isAcceptingWork: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetConfComputeGpusReadyState, __cushim_slot_nvmlSystemGetConfComputeGpusReadyState);
+    static __cushim_fn_nvmlSystemGetConfComputeGpusReadyState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeKeyRotationThresholdInfo(pKeyRotationThrInfo: *mut nvmlConfComputeGetKeyRotationThresholdInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetConfComputeKeyRotationThresholdInfo, __cushim_slot_nvmlSystemGetConfComputeKeyRotationThresholdInfo);
+    static __cushim_fn_nvmlSystemGetConfComputeKeyRotationThresholdInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeSettings(settings: *mut nvmlSystemConfComputeSettings_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetConfComputeSettings, __cushim_slot_nvmlSystemGetConfComputeSettings);
+    static __cushim_fn_nvmlSystemGetConfComputeSettings;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetConfComputeState(state: *mut nvmlConfComputeSystemState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetConfComputeState, __cushim_slot_nvmlSystemGetConfComputeState);
+    static __cushim_fn_nvmlSystemGetConfComputeState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetCudaDriverVersion(cudaDriverVersion: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetCudaDriverVersion, __cushim_slot_nvmlSystemGetCudaDriverVersion);
+    static __cushim_fn_nvmlSystemGetCudaDriverVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetCudaDriverVersion_v2(cudaDriverVersion: *mut ::core::ffi::c_int) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetCudaDriverVersion_v2, __cushim_slot_nvmlSystemGetCudaDriverVersion_v2);
+    static __cushim_fn_nvmlSystemGetCudaDriverVersion_v2;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetDriverBranch(branchInfo: *mut nvmlSystemDriverBranchInfo_t, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetDriverBranch, __cushim_slot_nvmlSystemGetDriverBranch);
+    static __cushim_fn_nvmlSystemGetDriverBranch;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetDriverVersion(version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetDriverVersion, __cushim_slot_nvmlSystemGetDriverVersion);
+    static __cushim_fn_nvmlSystemGetDriverVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetHicVersion(hwbcCount: *mut ::core::ffi::c_uint, hwbcEntries: *mut nvmlHwbcEntry_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetHicVersion, __cushim_slot_nvmlSystemGetHicVersion);
+    static __cushim_fn_nvmlSystemGetHicVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetNVMLVersion(version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetNVMLVersion, __cushim_slot_nvmlSystemGetNVMLVersion);
+    static __cushim_fn_nvmlSystemGetNVMLVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetNvlinkBwMode(nvlinkBwMode: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetNvlinkBwMode, __cushim_slot_nvmlSystemGetNvlinkBwMode);
+    static __cushim_fn_nvmlSystemGetNvlinkBwMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetProcessName(pid: ::core::ffi::c_uint, name: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetProcessName, __cushim_slot_nvmlSystemGetProcessName);
+    static __cushim_fn_nvmlSystemGetProcessName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemGetTopologyGpuSet(cpuNumber: ::core::ffi::c_uint, count: *mut ::core::ffi::c_uint, deviceArray: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemGetTopologyGpuSet, __cushim_slot_nvmlSystemGetTopologyGpuSet);
+    static __cushim_fn_nvmlSystemGetTopologyGpuSet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemRegisterEvents(request: *mut nvmlSystemRegisterEventRequest_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemRegisterEvents, __cushim_slot_nvmlSystemRegisterEvents);
+    static __cushim_fn_nvmlSystemRegisterEvents;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemSetConfComputeGpusReadyState(isAcceptingWork: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemSetConfComputeGpusReadyState, __cushim_slot_nvmlSystemSetConfComputeGpusReadyState);
+    static __cushim_fn_nvmlSystemSetConfComputeGpusReadyState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemSetConfComputeKeyRotationThresholdInfo(pKeyRotationThrInfo: *mut nvmlConfComputeSetKeyRotationThresholdInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemSetConfComputeKeyRotationThresholdInfo, __cushim_slot_nvmlSystemSetConfComputeKeyRotationThresholdInfo);
+    static __cushim_fn_nvmlSystemSetConfComputeKeyRotationThresholdInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlSystemSetNvlinkBwMode(nvlinkBwMode: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlSystemSetNvlinkBwMode, __cushim_slot_nvmlSystemSetNvlinkBwMode);
+    static __cushim_fn_nvmlSystemSetNvlinkBwMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetCount(unitCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetCount, __cushim_slot_nvmlUnitGetCount);
+    static __cushim_fn_nvmlUnitGetCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetDevices(unit: nvmlUnit_t, deviceCount: *mut ::core::ffi::c_uint, devices: *mut nvmlDevice_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetDevices, __cushim_slot_nvmlUnitGetDevices);
+    static __cushim_fn_nvmlUnitGetDevices;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetFanSpeedInfo(unit: nvmlUnit_t, fanSpeeds: *mut nvmlUnitFanSpeeds_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetFanSpeedInfo, __cushim_slot_nvmlUnitGetFanSpeedInfo);
+    static __cushim_fn_nvmlUnitGetFanSpeedInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetHandleByIndex(index: ::core::ffi::c_uint, unit: *mut nvmlUnit_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetHandleByIndex, __cushim_slot_nvmlUnitGetHandleByIndex);
+    static __cushim_fn_nvmlUnitGetHandleByIndex;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetLedState(unit: nvmlUnit_t, state: *mut nvmlLedState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetLedState, __cushim_slot_nvmlUnitGetLedState);
+    static __cushim_fn_nvmlUnitGetLedState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetPsuInfo(unit: nvmlUnit_t, psu: *mut nvmlPSUInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetPsuInfo, __cushim_slot_nvmlUnitGetPsuInfo);
+    static __cushim_fn_nvmlUnitGetPsuInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetTemperature(unit: nvmlUnit_t, type_: ::core::ffi::c_uint, temp: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetTemperature, __cushim_slot_nvmlUnitGetTemperature);
+    static __cushim_fn_nvmlUnitGetTemperature;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitGetUnitInfo(unit: nvmlUnit_t, info: *mut nvmlUnitInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitGetUnitInfo, __cushim_slot_nvmlUnitGetUnitInfo);
+    static __cushim_fn_nvmlUnitGetUnitInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlUnitSetLedState(unit: nvmlUnit_t, color: nvmlLedColor_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlUnitSetLedState, __cushim_slot_nvmlUnitSetLedState);
+    static __cushim_fn_nvmlUnitSetLedState;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceClearAccountingPids(vgpuInstance: nvmlVgpuInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceClearAccountingPids, __cushim_slot_nvmlVgpuInstanceClearAccountingPids);
+    static __cushim_fn_nvmlVgpuInstanceClearAccountingPids;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetAccountingMode(vgpuInstance: nvmlVgpuInstance_t, mode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingMode, __cushim_slot_nvmlVgpuInstanceGetAccountingMode);
+    static __cushim_fn_nvmlVgpuInstanceGetAccountingMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetAccountingPids(vgpuInstance: nvmlVgpuInstance_t, count: *mut ::core::ffi::c_uint, pids: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingPids, __cushim_slot_nvmlVgpuInstanceGetAccountingPids);
+    static __cushim_fn_nvmlVgpuInstanceGetAccountingPids;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetAccountingStats(vgpuInstance: nvmlVgpuInstance_t, pid: ::core::ffi::c_uint, stats: *mut nvmlAccountingStats_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetAccountingStats, __cushim_slot_nvmlVgpuInstanceGetAccountingStats);
+    static __cushim_fn_nvmlVgpuInstanceGetAccountingStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEccMode(vgpuInstance: nvmlVgpuInstance_t, eccMode: *mut nvmlEnableState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetEccMode, __cushim_slot_nvmlVgpuInstanceGetEccMode);
+    static __cushim_fn_nvmlVgpuInstanceGetEccMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEncoderCapacity(vgpuInstance: nvmlVgpuInstance_t, encoderCapacity: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderCapacity, __cushim_slot_nvmlVgpuInstanceGetEncoderCapacity);
+    static __cushim_fn_nvmlVgpuInstanceGetEncoderCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEncoderSessions(vgpuInstance: nvmlVgpuInstance_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfo: *mut nvmlEncoderSessionInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderSessions, __cushim_slot_nvmlVgpuInstanceGetEncoderSessions);
+    static __cushim_fn_nvmlVgpuInstanceGetEncoderSessions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetEncoderStats(vgpuInstance: nvmlVgpuInstance_t, sessionCount: *mut ::core::ffi::c_uint, averageFps: *mut ::core::ffi::c_uint, averageLatency: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetEncoderStats, __cushim_slot_nvmlVgpuInstanceGetEncoderStats);
+    static __cushim_fn_nvmlVgpuInstanceGetEncoderStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFBCSessions(vgpuInstance: nvmlVgpuInstance_t, sessionCount: *mut ::core::ffi::c_uint, sessionInfo: *mut nvmlFBCSessionInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetFBCSessions, __cushim_slot_nvmlVgpuInstanceGetFBCSessions);
+    static __cushim_fn_nvmlVgpuInstanceGetFBCSessions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFBCStats(vgpuInstance: nvmlVgpuInstance_t, fbcStats: *mut nvmlFBCStats_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetFBCStats, __cushim_slot_nvmlVgpuInstanceGetFBCStats);
+    static __cushim_fn_nvmlVgpuInstanceGetFBCStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFbUsage(vgpuInstance: nvmlVgpuInstance_t, fbUsage: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetFbUsage, __cushim_slot_nvmlVgpuInstanceGetFbUsage);
+    static __cushim_fn_nvmlVgpuInstanceGetFbUsage;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetFrameRateLimit(vgpuInstance: nvmlVgpuInstance_t, frameRateLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetFrameRateLimit, __cushim_slot_nvmlVgpuInstanceGetFrameRateLimit);
+    static __cushim_fn_nvmlVgpuInstanceGetFrameRateLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetGpuInstanceId(vgpuInstance: nvmlVgpuInstance_t, gpuInstanceId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetGpuInstanceId, __cushim_slot_nvmlVgpuInstanceGetGpuInstanceId);
+    static __cushim_fn_nvmlVgpuInstanceGetGpuInstanceId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetGpuPciId(vgpuInstance: nvmlVgpuInstance_t, vgpuPciId: *mut ::core::ffi::c_char, length: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetGpuPciId, __cushim_slot_nvmlVgpuInstanceGetGpuPciId);
+    static __cushim_fn_nvmlVgpuInstanceGetGpuPciId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetLicenseInfo_v2(vgpuInstance: nvmlVgpuInstance_t, licenseInfo: *mut nvmlVgpuLicenseInfo_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetLicenseInfo_v2, __cushim_slot_nvmlVgpuInstanceGetLicenseInfo_v2);
+    static __cushim_fn_nvmlVgpuInstanceGetLicenseInfo_v2;
     returns status, fallback [];
     aliases [nvmlVgpuInstanceGetLicenseInfo];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetLicenseStatus(vgpuInstance: nvmlVgpuInstance_t, licensed: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetLicenseStatus, __cushim_slot_nvmlVgpuInstanceGetLicenseStatus);
+    static __cushim_fn_nvmlVgpuInstanceGetLicenseStatus;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetMdevUUID(vgpuInstance: nvmlVgpuInstance_t, mdevUuid: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetMdevUUID, __cushim_slot_nvmlVgpuInstanceGetMdevUUID);
+    static __cushim_fn_nvmlVgpuInstanceGetMdevUUID;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetMetadata(vgpuInstance: nvmlVgpuInstance_t, vgpuMetadata: *mut nvmlVgpuMetadata_t, bufferSize: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetMetadata, __cushim_slot_nvmlVgpuInstanceGetMetadata);
+    static __cushim_fn_nvmlVgpuInstanceGetMetadata;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetPlacementId(vgpuInstance: nvmlVgpuInstance_t, pPlacement: *mut nvmlVgpuPlacementId_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetPlacementId, __cushim_slot_nvmlVgpuInstanceGetPlacementId);
+    static __cushim_fn_nvmlVgpuInstanceGetPlacementId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetRuntimeStateSize(vgpuInstance: nvmlVgpuInstance_t, pState: *mut nvmlVgpuRuntimeState_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetRuntimeStateSize, __cushim_slot_nvmlVgpuInstanceGetRuntimeStateSize);
+    static __cushim_fn_nvmlVgpuInstanceGetRuntimeStateSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetType(vgpuInstance: nvmlVgpuInstance_t, vgpuTypeId: *mut nvmlVgpuTypeId_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetType, __cushim_slot_nvmlVgpuInstanceGetType);
+    static __cushim_fn_nvmlVgpuInstanceGetType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetUUID(vgpuInstance: nvmlVgpuInstance_t, uuid: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetUUID, __cushim_slot_nvmlVgpuInstanceGetUUID);
+    static __cushim_fn_nvmlVgpuInstanceGetUUID;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetVmDriverVersion(vgpuInstance: nvmlVgpuInstance_t, version: *mut ::core::ffi::c_char, length: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetVmDriverVersion, __cushim_slot_nvmlVgpuInstanceGetVmDriverVersion);
+    static __cushim_fn_nvmlVgpuInstanceGetVmDriverVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceGetVmID(vgpuInstance: nvmlVgpuInstance_t, vmId: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint, vmIdType: *mut nvmlVgpuVmIdType_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceGetVmID, __cushim_slot_nvmlVgpuInstanceGetVmID);
+    static __cushim_fn_nvmlVgpuInstanceGetVmID;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuInstanceSetEncoderCapacity(vgpuInstance: nvmlVgpuInstance_t, encoderCapacity: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuInstanceSetEncoderCapacity, __cushim_slot_nvmlVgpuInstanceSetEncoderCapacity);
+    static __cushim_fn_nvmlVgpuInstanceSetEncoderCapacity;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetBAR1Info(vgpuTypeId: nvmlVgpuTypeId_t, bar1Info: *mut nvmlVgpuTypeBar1Info_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetBAR1Info, __cushim_slot_nvmlVgpuTypeGetBAR1Info);
+    static __cushim_fn_nvmlVgpuTypeGetBAR1Info;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetCapabilities(vgpuTypeId: nvmlVgpuTypeId_t, capability: nvmlVgpuCapability_t, capResult: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetCapabilities, __cushim_slot_nvmlVgpuTypeGetCapabilities);
+    static __cushim_fn_nvmlVgpuTypeGetCapabilities;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetClass(vgpuTypeId: nvmlVgpuTypeId_t, vgpuTypeClass: *mut ::core::ffi::c_char, size: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetClass, __cushim_slot_nvmlVgpuTypeGetClass);
+    static __cushim_fn_nvmlVgpuTypeGetClass;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetDeviceID(vgpuTypeId: nvmlVgpuTypeId_t, deviceID: *mut ::core::ffi::c_ulonglong, subsystemID: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetDeviceID, __cushim_slot_nvmlVgpuTypeGetDeviceID);
+    static __cushim_fn_nvmlVgpuTypeGetDeviceID;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetFbReservation(vgpuTypeId: nvmlVgpuTypeId_t, fbReservation: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetFbReservation, __cushim_slot_nvmlVgpuTypeGetFbReservation);
+    static __cushim_fn_nvmlVgpuTypeGetFbReservation;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetFrameRateLimit(vgpuTypeId: nvmlVgpuTypeId_t, frameRateLimit: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetFrameRateLimit, __cushim_slot_nvmlVgpuTypeGetFrameRateLimit);
+    static __cushim_fn_nvmlVgpuTypeGetFrameRateLimit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetFramebufferSize(vgpuTypeId: nvmlVgpuTypeId_t, fbSize: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetFramebufferSize, __cushim_slot_nvmlVgpuTypeGetFramebufferSize);
+    static __cushim_fn_nvmlVgpuTypeGetFramebufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetGpuInstanceProfileId(vgpuTypeId: nvmlVgpuTypeId_t, gpuInstanceProfileId: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetGpuInstanceProfileId, __cushim_slot_nvmlVgpuTypeGetGpuInstanceProfileId);
+    static __cushim_fn_nvmlVgpuTypeGetGpuInstanceProfileId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetGspHeapSize(vgpuTypeId: nvmlVgpuTypeId_t, gspHeapSize: *mut ::core::ffi::c_ulonglong) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetGspHeapSize, __cushim_slot_nvmlVgpuTypeGetGspHeapSize);
+    static __cushim_fn_nvmlVgpuTypeGetGspHeapSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetLicense(vgpuTypeId: nvmlVgpuTypeId_t, vgpuTypeLicenseString: *mut ::core::ffi::c_char, size: ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetLicense, __cushim_slot_nvmlVgpuTypeGetLicense);
+    static __cushim_fn_nvmlVgpuTypeGetLicense;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetMaxInstances(device: nvmlDevice_t, vgpuTypeId: nvmlVgpuTypeId_t, vgpuInstanceCount: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstances, __cushim_slot_nvmlVgpuTypeGetMaxInstances);
+    static __cushim_fn_nvmlVgpuTypeGetMaxInstances;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetMaxInstancesPerGpuInstance(pMaxInstance: *mut nvmlVgpuTypeMaxInstance_t) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstancesPerGpuInstance, __cushim_slot_nvmlVgpuTypeGetMaxInstancesPerGpuInstance);
+    static __cushim_fn_nvmlVgpuTypeGetMaxInstancesPerGpuInstance;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetMaxInstancesPerVm(vgpuTypeId: nvmlVgpuTypeId_t, vgpuInstanceCountPerVm: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetMaxInstancesPerVm, __cushim_slot_nvmlVgpuTypeGetMaxInstancesPerVm);
+    static __cushim_fn_nvmlVgpuTypeGetMaxInstancesPerVm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetName(vgpuTypeId: nvmlVgpuTypeId_t, vgpuTypeName: *mut ::core::ffi::c_char, size: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetName, __cushim_slot_nvmlVgpuTypeGetName);
+    static __cushim_fn_nvmlVgpuTypeGetName;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetNumDisplayHeads(vgpuTypeId: nvmlVgpuTypeId_t, numDisplayHeads: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetNumDisplayHeads, __cushim_slot_nvmlVgpuTypeGetNumDisplayHeads);
+    static __cushim_fn_nvmlVgpuTypeGetNumDisplayHeads;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn nvmlVgpuTypeGetResolution(vgpuTypeId: nvmlVgpuTypeId_t, displayIndex: ::core::ffi::c_uint, xdim: *mut ::core::ffi::c_uint, ydim: *mut ::core::ffi::c_uint) -> nvmlReturn_t;
-    statics (__cushim_fn_nvmlVgpuTypeGetResolution, __cushim_slot_nvmlVgpuTypeGetResolution);
+    static __cushim_fn_nvmlVgpuTypeGetResolution;
     returns status, fallback [];
 }

@@ -7079,26 +7079,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -7109,13 +7111,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -7139,21 +7141,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -7175,7 +7168,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -7183,8 +7176,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -7197,25 +7199,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -7231,8 +7219,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -7275,7 +7263,7 @@ macro_rules! cushim_shim {
 cushim_shim! {
     fn cuArray3DCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArray3DCreate_v2, __cushim_slot_cuArray3DCreate_v2), export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArray3DCreate_v2, export c"cuArray3DCreate_v2", name "cuArray3DCreate", proc c"cuArray3DCreate", version 3020, since 0, per_thread [];
     link [cuArray3DCreate_v2];
     returns status, fallback [];
     aliases [cuArray3DCreate];
@@ -7284,7 +7272,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArray3DGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY3D_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArray3DGetDescriptor_v2, __cushim_slot_cuArray3DGetDescriptor_v2), export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArray3DGetDescriptor_v2, export c"cuArray3DGetDescriptor_v2", name "cuArray3DGetDescriptor", proc c"cuArray3DGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArray3DGetDescriptor_v2];
     returns status, fallback [];
     aliases [cuArray3DGetDescriptor];
@@ -7293,7 +7281,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayCreate_v2(pHandle: *mut CUarray, pAllocateArray: *const CUDA_ARRAY_DESCRIPTOR) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayCreate_v2, __cushim_slot_cuArrayCreate_v2), export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArrayCreate_v2, export c"cuArrayCreate_v2", name "cuArrayCreate", proc c"cuArrayCreate", version 3020, since 0, per_thread [];
     link [cuArrayCreate_v2];
     returns status, fallback [];
     aliases [cuArrayCreate];
@@ -7302,7 +7290,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayDestroy(hArray: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayDestroy, __cushim_slot_cuArrayDestroy), export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuArrayDestroy, export c"cuArrayDestroy", name "cuArrayDestroy", proc c"cuArrayDestroy", version 2000, since 0, per_thread [];
     link [cuArrayDestroy];
     returns status, fallback [];
     aliases [];
@@ -7311,7 +7299,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetDescriptor_v2(pArrayDescriptor: *mut CUDA_ARRAY_DESCRIPTOR, hArray: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetDescriptor_v2, __cushim_slot_cuArrayGetDescriptor_v2), export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetDescriptor_v2, export c"cuArrayGetDescriptor_v2", name "cuArrayGetDescriptor", proc c"cuArrayGetDescriptor", version 3020, since 0, per_thread [];
     link [cuArrayGetDescriptor_v2];
     returns status, fallback [];
     aliases [cuArrayGetDescriptor];
@@ -7320,7 +7308,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, array: CUarray, device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetMemoryRequirements, __cushim_slot_cuArrayGetMemoryRequirements), export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetMemoryRequirements, export c"cuArrayGetMemoryRequirements", name "cuArrayGetMemoryRequirements", proc c"cuArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuArrayGetMemoryRequirements];
     returns status, fallback [];
     aliases [];
@@ -7329,7 +7317,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetPlane(pPlaneArray: *mut CUarray, hArray: CUarray, planeIdx: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetPlane, __cushim_slot_cuArrayGetPlane), export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetPlane, export c"cuArrayGetPlane", name "cuArrayGetPlane", proc c"cuArrayGetPlane", version 11020, since 0, per_thread [];
     link [cuArrayGetPlane];
     returns status, fallback [];
     aliases [];
@@ -7338,7 +7326,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, array: CUarray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuArrayGetSparseProperties, __cushim_slot_cuArrayGetSparseProperties), export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuArrayGetSparseProperties, export c"cuArrayGetSparseProperties", name "cuArrayGetSparseProperties", proc c"cuArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuArrayGetSparseProperties];
     returns status, fallback [];
     aliases [];
@@ -7347,7 +7335,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointOperationComplete(handle: CUcheckpointOperationHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointOperationComplete, __cushim_slot_cuCheckpointOperationComplete), export c"cuCheckpointOperationComplete", name "cuCheckpointOperationComplete", proc c"cuCheckpointOperationComplete", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointOperationComplete, export c"cuCheckpointOperationComplete", name "cuCheckpointOperationComplete", proc c"cuCheckpointOperationComplete", version 13040, since 0, per_thread [];
     link [cuCheckpointOperationComplete];
     returns status, fallback [];
     aliases [];
@@ -7356,7 +7344,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointProcessCheckpoint(pid: ::core::ffi::c_int, args: *mut CUcheckpointCheckpointArgs) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointProcessCheckpoint, __cushim_slot_cuCheckpointProcessCheckpoint), export c"cuCheckpointProcessCheckpoint", name "cuCheckpointProcessCheckpoint", proc c"cuCheckpointProcessCheckpoint", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointProcessCheckpoint, export c"cuCheckpointProcessCheckpoint", name "cuCheckpointProcessCheckpoint", proc c"cuCheckpointProcessCheckpoint", version 12080, since 0, per_thread [];
     link [cuCheckpointProcessCheckpoint];
     returns status, fallback [];
     aliases [];
@@ -7365,7 +7353,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointProcessGetRestoreThreadId(pid: ::core::ffi::c_int, tid: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointProcessGetRestoreThreadId, __cushim_slot_cuCheckpointProcessGetRestoreThreadId), export c"cuCheckpointProcessGetRestoreThreadId", name "cuCheckpointProcessGetRestoreThreadId", proc c"cuCheckpointProcessGetRestoreThreadId", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointProcessGetRestoreThreadId, export c"cuCheckpointProcessGetRestoreThreadId", name "cuCheckpointProcessGetRestoreThreadId", proc c"cuCheckpointProcessGetRestoreThreadId", version 12080, since 0, per_thread [];
     link [cuCheckpointProcessGetRestoreThreadId];
     returns status, fallback [];
     aliases [];
@@ -7374,7 +7362,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointProcessGetState(pid: ::core::ffi::c_int, state: *mut CUprocessState) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointProcessGetState, __cushim_slot_cuCheckpointProcessGetState), export c"cuCheckpointProcessGetState", name "cuCheckpointProcessGetState", proc c"cuCheckpointProcessGetState", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointProcessGetState, export c"cuCheckpointProcessGetState", name "cuCheckpointProcessGetState", proc c"cuCheckpointProcessGetState", version 12080, since 0, per_thread [];
     link [cuCheckpointProcessGetState];
     returns status, fallback [];
     aliases [];
@@ -7383,7 +7371,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointProcessLock(pid: ::core::ffi::c_int, args: *mut CUcheckpointLockArgs) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointProcessLock, __cushim_slot_cuCheckpointProcessLock), export c"cuCheckpointProcessLock", name "cuCheckpointProcessLock", proc c"cuCheckpointProcessLock", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointProcessLock, export c"cuCheckpointProcessLock", name "cuCheckpointProcessLock", proc c"cuCheckpointProcessLock", version 12080, since 0, per_thread [];
     link [cuCheckpointProcessLock];
     returns status, fallback [];
     aliases [];
@@ -7392,7 +7380,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointProcessRestore(pid: ::core::ffi::c_int, args: *mut CUcheckpointRestoreArgs) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointProcessRestore, __cushim_slot_cuCheckpointProcessRestore), export c"cuCheckpointProcessRestore", name "cuCheckpointProcessRestore", proc c"cuCheckpointProcessRestore", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointProcessRestore, export c"cuCheckpointProcessRestore", name "cuCheckpointProcessRestore", proc c"cuCheckpointProcessRestore", version 12080, since 0, per_thread [];
     link [cuCheckpointProcessRestore];
     returns status, fallback [];
     aliases [];
@@ -7401,7 +7389,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCheckpointProcessUnlock(pid: ::core::ffi::c_int, args: *mut CUcheckpointUnlockArgs) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCheckpointProcessUnlock, __cushim_slot_cuCheckpointProcessUnlock), export c"cuCheckpointProcessUnlock", name "cuCheckpointProcessUnlock", proc c"cuCheckpointProcessUnlock", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuCheckpointProcessUnlock, export c"cuCheckpointProcessUnlock", name "cuCheckpointProcessUnlock", proc c"cuCheckpointProcessUnlock", version 12080, since 0, per_thread [];
     link [cuCheckpointProcessUnlock];
     returns status, fallback [];
     aliases [];
@@ -7410,7 +7398,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpDeregisterCompleteCallback(callback: CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpDeregisterCompleteCallback, __cushim_slot_cuCoredumpDeregisterCompleteCallback), export c"cuCoredumpDeregisterCompleteCallback", name "cuCoredumpDeregisterCompleteCallback", proc c"cuCoredumpDeregisterCompleteCallback", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpDeregisterCompleteCallback, export c"cuCoredumpDeregisterCompleteCallback", name "cuCoredumpDeregisterCompleteCallback", proc c"cuCoredumpDeregisterCompleteCallback", version 13020, since 0, per_thread [];
     link [cuCoredumpDeregisterCompleteCallback];
     returns status, fallback [];
     aliases [];
@@ -7419,7 +7407,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpDeregisterStartCallback(callback: CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpDeregisterStartCallback, __cushim_slot_cuCoredumpDeregisterStartCallback), export c"cuCoredumpDeregisterStartCallback", name "cuCoredumpDeregisterStartCallback", proc c"cuCoredumpDeregisterStartCallback", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpDeregisterStartCallback, export c"cuCoredumpDeregisterStartCallback", name "cuCoredumpDeregisterStartCallback", proc c"cuCoredumpDeregisterStartCallback", version 13020, since 0, per_thread [];
     link [cuCoredumpDeregisterStartCallback];
     returns status, fallback [];
     aliases [];
@@ -7428,7 +7416,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpGetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpGetAttribute, __cushim_slot_cuCoredumpGetAttribute), export c"cuCoredumpGetAttribute", name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpGetAttribute, export c"cuCoredumpGetAttribute", name "cuCoredumpGetAttribute", proc c"cuCoredumpGetAttribute", version 12010, since 0, per_thread [];
     link [cuCoredumpGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7437,7 +7425,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpGetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpGetAttributeGlobal, __cushim_slot_cuCoredumpGetAttributeGlobal), export c"cuCoredumpGetAttributeGlobal", name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpGetAttributeGlobal, export c"cuCoredumpGetAttributeGlobal", name "cuCoredumpGetAttributeGlobal", proc c"cuCoredumpGetAttributeGlobal", version 12010, since 0, per_thread [];
     link [cuCoredumpGetAttributeGlobal];
     returns status, fallback [];
     aliases [];
@@ -7446,7 +7434,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpRegisterCompleteCallback(callback: CUcoredumpStatusCallback, userData: *mut ::core::ffi::c_void, callbackOut: *mut CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpRegisterCompleteCallback, __cushim_slot_cuCoredumpRegisterCompleteCallback), export c"cuCoredumpRegisterCompleteCallback", name "cuCoredumpRegisterCompleteCallback", proc c"cuCoredumpRegisterCompleteCallback", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpRegisterCompleteCallback, export c"cuCoredumpRegisterCompleteCallback", name "cuCoredumpRegisterCompleteCallback", proc c"cuCoredumpRegisterCompleteCallback", version 13020, since 0, per_thread [];
     link [cuCoredumpRegisterCompleteCallback];
     returns status, fallback [];
     aliases [];
@@ -7455,7 +7443,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpRegisterStartCallback(callback: CUcoredumpStatusCallback, userData: *mut ::core::ffi::c_void, callbackOut: *mut CUcoredumpCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpRegisterStartCallback, __cushim_slot_cuCoredumpRegisterStartCallback), export c"cuCoredumpRegisterStartCallback", name "cuCoredumpRegisterStartCallback", proc c"cuCoredumpRegisterStartCallback", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpRegisterStartCallback, export c"cuCoredumpRegisterStartCallback", name "cuCoredumpRegisterStartCallback", proc c"cuCoredumpRegisterStartCallback", version 13020, since 0, per_thread [];
     link [cuCoredumpRegisterStartCallback];
     returns status, fallback [];
     aliases [];
@@ -7464,7 +7452,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpSetAttribute(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpSetAttribute, __cushim_slot_cuCoredumpSetAttribute), export c"cuCoredumpSetAttribute", name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpSetAttribute, export c"cuCoredumpSetAttribute", name "cuCoredumpSetAttribute", proc c"cuCoredumpSetAttribute", version 12010, since 0, per_thread [];
     link [cuCoredumpSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7473,7 +7461,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCoredumpSetAttributeGlobal(attrib: CUcoredumpSettings, value: *mut ::core::ffi::c_void, size: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCoredumpSetAttributeGlobal, __cushim_slot_cuCoredumpSetAttributeGlobal), export c"cuCoredumpSetAttributeGlobal", name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuCoredumpSetAttributeGlobal, export c"cuCoredumpSetAttributeGlobal", name "cuCoredumpSetAttributeGlobal", proc c"cuCoredumpSetAttributeGlobal", version 12010, since 0, per_thread [];
     link [cuCoredumpSetAttributeGlobal];
     returns status, fallback [];
     aliases [];
@@ -7482,7 +7470,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxAttach(pctx: *mut CUcontext, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuCtxAttach, __cushim_slot_cuCtxAttach), export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxAttach, export c"cuCtxAttach", name "cuCtxAttach", proc c"cuCtxAttach", version 2000, since 0, per_thread [];
     link [cuCtxAttach];
     returns status, fallback [];
     aliases [];
@@ -7491,7 +7479,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxCreate_v4(pctx: *mut CUcontext, ctxCreateParams: *mut CUctxCreateParams, flags: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxCreate_v4, __cushim_slot_cuCtxCreate_v4), export c"cuCtxCreate_v4", name "cuCtxCreate", proc c"cuCtxCreate", version 12050, since 0, per_thread [];
+    static __cushim_fn_cuCtxCreate_v4, export c"cuCtxCreate_v4", name "cuCtxCreate", proc c"cuCtxCreate", version 12050, since 0, per_thread [];
     link [cuCtxCreate_v4];
     returns status, fallback [];
     aliases [cuCtxCreate];
@@ -7500,7 +7488,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxDestroy_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxDestroy_v2, __cushim_slot_cuCtxDestroy_v2), export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxDestroy_v2, export c"cuCtxDestroy_v2", name "cuCtxDestroy", proc c"cuCtxDestroy", version 4000, since 0, per_thread [];
     link [cuCtxDestroy_v2];
     returns status, fallback [];
     aliases [cuCtxDestroy];
@@ -7509,7 +7497,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxDetach(ctx: CUcontext) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuCtxDetach, __cushim_slot_cuCtxDetach), export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxDetach, export c"cuCtxDetach", name "cuCtxDetach", proc c"cuCtxDetach", version 2000, since 0, per_thread [];
     link [cuCtxDetach];
     returns status, fallback [];
     aliases [];
@@ -7518,7 +7506,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxDisablePeerAccess(peerContext: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxDisablePeerAccess, __cushim_slot_cuCtxDisablePeerAccess), export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxDisablePeerAccess, export c"cuCtxDisablePeerAccess", name "cuCtxDisablePeerAccess", proc c"cuCtxDisablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxDisablePeerAccess];
     returns status, fallback [];
     aliases [];
@@ -7527,7 +7515,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxEnablePeerAccess(peerContext: CUcontext, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxEnablePeerAccess, __cushim_slot_cuCtxEnablePeerAccess), export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxEnablePeerAccess, export c"cuCtxEnablePeerAccess", name "cuCtxEnablePeerAccess", proc c"cuCtxEnablePeerAccess", version 4000, since 0, per_thread [];
     link [cuCtxEnablePeerAccess];
     returns status, fallback [];
     aliases [];
@@ -7536,7 +7524,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxFromGreenCtx(pContext: *mut CUcontext, hCtx: CUgreenCtx) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxFromGreenCtx, __cushim_slot_cuCtxFromGreenCtx), export c"cuCtxFromGreenCtx", name "cuCtxFromGreenCtx", proc c"cuCtxFromGreenCtx", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuCtxFromGreenCtx, export c"cuCtxFromGreenCtx", name "cuCtxFromGreenCtx", proc c"cuCtxFromGreenCtx", version 12040, since 0, per_thread [];
     link [cuCtxFromGreenCtx];
     returns status, fallback [];
     aliases [];
@@ -7545,7 +7533,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetApiVersion(ctx: CUcontext, version: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetApiVersion, __cushim_slot_cuCtxGetApiVersion), export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetApiVersion, export c"cuCtxGetApiVersion", name "cuCtxGetApiVersion", proc c"cuCtxGetApiVersion", version 3020, since 0, per_thread [];
     link [cuCtxGetApiVersion];
     returns status, fallback [];
     aliases [];
@@ -7554,7 +7542,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetCacheConfig, __cushim_slot_cuCtxGetCacheConfig), export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetCacheConfig, export c"cuCtxGetCacheConfig", name "cuCtxGetCacheConfig", proc c"cuCtxGetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxGetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -7563,7 +7551,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetCurrent, __cushim_slot_cuCtxGetCurrent), export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetCurrent, export c"cuCtxGetCurrent", name "cuCtxGetCurrent", proc c"cuCtxGetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxGetCurrent];
     returns status, fallback [];
     aliases [];
@@ -7572,7 +7560,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetDevResource(hCtx: CUcontext, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetDevResource, __cushim_slot_cuCtxGetDevResource), export c"cuCtxGetDevResource", name "cuCtxGetDevResource", proc c"cuCtxGetDevResource", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetDevResource, export c"cuCtxGetDevResource", name "cuCtxGetDevResource", proc c"cuCtxGetDevResource", version 12040, since 0, per_thread [];
     link [cuCtxGetDevResource];
     returns status, fallback [];
     aliases [];
@@ -7581,7 +7569,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetDevice(device: *mut CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetDevice, __cushim_slot_cuCtxGetDevice), export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetDevice, export c"cuCtxGetDevice", name "cuCtxGetDevice", proc c"cuCtxGetDevice", version 2000, since 0, per_thread [];
     link [cuCtxGetDevice];
     returns status, fallback [];
     aliases [];
@@ -7590,7 +7578,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetDevice_v2(device: *mut CUdevice, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetDevice_v2, __cushim_slot_cuCtxGetDevice_v2), export c"cuCtxGetDevice_v2", name "cuCtxGetDevice_v2", proc c"cuCtxGetDevice", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetDevice_v2, export c"cuCtxGetDevice_v2", name "cuCtxGetDevice_v2", proc c"cuCtxGetDevice", version 13000, since 0, per_thread [];
     link [cuCtxGetDevice_v2];
     returns status, fallback [];
     aliases [];
@@ -7599,7 +7587,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetExecAffinity(pExecAffinity: *mut CUexecAffinityParam, type_: CUexecAffinityType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetExecAffinity, __cushim_slot_cuCtxGetExecAffinity), export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetExecAffinity, export c"cuCtxGetExecAffinity", name "cuCtxGetExecAffinity", proc c"cuCtxGetExecAffinity", version 11040, since 0, per_thread [];
     link [cuCtxGetExecAffinity];
     returns status, fallback [];
     aliases [];
@@ -7608,7 +7596,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetFlags(flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetFlags, __cushim_slot_cuCtxGetFlags), export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetFlags, export c"cuCtxGetFlags", name "cuCtxGetFlags", proc c"cuCtxGetFlags", version 7000, since 0, per_thread [];
     link [cuCtxGetFlags];
     returns status, fallback [];
     aliases [];
@@ -7617,7 +7605,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetId(ctx: CUcontext, ctxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetId, __cushim_slot_cuCtxGetId), export c"cuCtxGetId", name "cuCtxGetId", proc c"cuCtxGetId", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetId, export c"cuCtxGetId", name "cuCtxGetId", proc c"cuCtxGetId", version 12000, since 0, per_thread [];
     link [cuCtxGetId];
     returns status, fallback [];
     aliases [];
@@ -7626,7 +7614,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetLimit, __cushim_slot_cuCtxGetLimit), export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetLimit, export c"cuCtxGetLimit", name "cuCtxGetLimit", proc c"cuCtxGetLimit", version 3010, since 0, per_thread [];
     link [cuCtxGetLimit];
     returns status, fallback [];
     aliases [];
@@ -7635,7 +7623,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetSharedMemConfig(pConfig: *mut CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuCtxGetSharedMemConfig, __cushim_slot_cuCtxGetSharedMemConfig), export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetSharedMemConfig, export c"cuCtxGetSharedMemConfig", name "cuCtxGetSharedMemConfig", proc c"cuCtxGetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxGetSharedMemConfig];
     returns status, fallback [];
     aliases [];
@@ -7644,7 +7632,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxGetStreamPriorityRange(leastPriority: *mut ::core::ffi::c_int, greatestPriority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxGetStreamPriorityRange, __cushim_slot_cuCtxGetStreamPriorityRange), export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuCtxGetStreamPriorityRange, export c"cuCtxGetStreamPriorityRange", name "cuCtxGetStreamPriorityRange", proc c"cuCtxGetStreamPriorityRange", version 5050, since 0, per_thread [];
     link [cuCtxGetStreamPriorityRange];
     returns status, fallback [];
     aliases [];
@@ -7653,7 +7641,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxPopCurrent_v2, __cushim_slot_cuCtxPopCurrent_v2), export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxPopCurrent_v2, export c"cuCtxPopCurrent_v2", name "cuCtxPopCurrent", proc c"cuCtxPopCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPopCurrent_v2];
     returns status, fallback [];
     aliases [cuCtxPopCurrent];
@@ -7662,7 +7650,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxPushCurrent_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxPushCurrent_v2, __cushim_slot_cuCtxPushCurrent_v2), export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxPushCurrent_v2, export c"cuCtxPushCurrent_v2", name "cuCtxPushCurrent", proc c"cuCtxPushCurrent", version 4000, since 0, per_thread [];
     link [cuCtxPushCurrent_v2];
     returns status, fallback [];
     aliases [cuCtxPushCurrent];
@@ -7671,7 +7659,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxRecordEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxRecordEvent, __cushim_slot_cuCtxRecordEvent), export c"cuCtxRecordEvent", name "cuCtxRecordEvent", proc c"cuCtxRecordEvent", version 12050, since 0, per_thread [];
+    static __cushim_fn_cuCtxRecordEvent, export c"cuCtxRecordEvent", name "cuCtxRecordEvent", proc c"cuCtxRecordEvent", version 12050, since 0, per_thread [];
     link [cuCtxRecordEvent];
     returns status, fallback [];
     aliases [];
@@ -7680,7 +7668,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxResetPersistingL2Cache() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxResetPersistingL2Cache, __cushim_slot_cuCtxResetPersistingL2Cache), export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuCtxResetPersistingL2Cache, export c"cuCtxResetPersistingL2Cache", name "cuCtxResetPersistingL2Cache", proc c"cuCtxResetPersistingL2Cache", version 11000, since 0, per_thread [];
     link [cuCtxResetPersistingL2Cache];
     returns status, fallback [];
     aliases [];
@@ -7689,7 +7677,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetCacheConfig, __cushim_slot_cuCtxSetCacheConfig), export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetCacheConfig, export c"cuCtxSetCacheConfig", name "cuCtxSetCacheConfig", proc c"cuCtxSetCacheConfig", version 3020, since 0, per_thread [];
     link [cuCtxSetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -7698,7 +7686,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetCurrent, __cushim_slot_cuCtxSetCurrent), export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetCurrent, export c"cuCtxSetCurrent", name "cuCtxSetCurrent", proc c"cuCtxSetCurrent", version 4000, since 0, per_thread [];
     link [cuCtxSetCurrent];
     returns status, fallback [];
     aliases [];
@@ -7707,7 +7695,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetFlags(flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetFlags, __cushim_slot_cuCtxSetFlags), export c"cuCtxSetFlags", name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetFlags, export c"cuCtxSetFlags", name "cuCtxSetFlags", proc c"cuCtxSetFlags", version 12010, since 0, per_thread [];
     link [cuCtxSetFlags];
     returns status, fallback [];
     aliases [];
@@ -7716,7 +7704,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSetLimit, __cushim_slot_cuCtxSetLimit), export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetLimit, export c"cuCtxSetLimit", name "cuCtxSetLimit", proc c"cuCtxSetLimit", version 3010, since 0, per_thread [];
     link [cuCtxSetLimit];
     returns status, fallback [];
     aliases [];
@@ -7725,7 +7713,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSetSharedMemConfig(config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuCtxSetSharedMemConfig, __cushim_slot_cuCtxSetSharedMemConfig), export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
+    static __cushim_fn_cuCtxSetSharedMemConfig, export c"cuCtxSetSharedMemConfig", name "cuCtxSetSharedMemConfig", proc c"cuCtxSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuCtxSetSharedMemConfig];
     returns status, fallback [];
     aliases [];
@@ -7734,7 +7722,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSynchronize() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSynchronize, __cushim_slot_cuCtxSynchronize), export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuCtxSynchronize, export c"cuCtxSynchronize", name "cuCtxSynchronize", proc c"cuCtxSynchronize", version 2000, since 0, per_thread [];
     link [cuCtxSynchronize];
     returns status, fallback [];
     aliases [];
@@ -7743,7 +7731,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxSynchronize_v2, __cushim_slot_cuCtxSynchronize_v2), export c"cuCtxSynchronize_v2", name "cuCtxSynchronize_v2", proc c"cuCtxSynchronize", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuCtxSynchronize_v2, export c"cuCtxSynchronize_v2", name "cuCtxSynchronize_v2", proc c"cuCtxSynchronize", version 13000, since 0, per_thread [];
     link [cuCtxSynchronize_v2];
     returns status, fallback [];
     aliases [];
@@ -7752,7 +7740,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuCtxWaitEvent(hCtx: CUcontext, hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuCtxWaitEvent, __cushim_slot_cuCtxWaitEvent), export c"cuCtxWaitEvent", name "cuCtxWaitEvent", proc c"cuCtxWaitEvent", version 12050, since 0, per_thread [];
+    static __cushim_fn_cuCtxWaitEvent, export c"cuCtxWaitEvent", name "cuCtxWaitEvent", proc c"cuCtxWaitEvent", version 12050, since 0, per_thread [];
     link [cuCtxWaitEvent];
     returns status, fallback [];
     aliases [];
@@ -7761,7 +7749,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDestroyExternalMemory(extMem: CUexternalMemory) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDestroyExternalMemory, __cushim_slot_cuDestroyExternalMemory), export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuDestroyExternalMemory, export c"cuDestroyExternalMemory", name "cuDestroyExternalMemory", proc c"cuDestroyExternalMemory", version 10000, since 0, per_thread [];
     link [cuDestroyExternalMemory];
     returns status, fallback [];
     aliases [];
@@ -7770,7 +7758,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDestroyExternalSemaphore(extSem: CUexternalSemaphore) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDestroyExternalSemaphore, __cushim_slot_cuDestroyExternalSemaphore), export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuDestroyExternalSemaphore, export c"cuDestroyExternalSemaphore", name "cuDestroyExternalSemaphore", proc c"cuDestroyExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuDestroyExternalSemaphore];
     returns status, fallback [];
     aliases [];
@@ -7779,7 +7767,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevResourceGenerateDesc(phDesc: *mut CUdevResourceDesc, resources: *mut CUdevResource, nbResources: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevResourceGenerateDesc, __cushim_slot_cuDevResourceGenerateDesc), export c"cuDevResourceGenerateDesc", name "cuDevResourceGenerateDesc", proc c"cuDevResourceGenerateDesc", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuDevResourceGenerateDesc, export c"cuDevResourceGenerateDesc", name "cuDevResourceGenerateDesc", proc c"cuDevResourceGenerateDesc", version 12040, since 0, per_thread [];
     link [cuDevResourceGenerateDesc];
     returns status, fallback [];
     aliases [];
@@ -7788,7 +7776,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevSmResourceSplit(result: *mut CUdevResource, nbGroups: ::core::ffi::c_uint, input: *const CUdevResource, remainder: *mut CUdevResource, flags: ::core::ffi::c_uint, groupParams: *mut CU_DEV_SM_RESOURCE_GROUP_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevSmResourceSplit, __cushim_slot_cuDevSmResourceSplit), export c"cuDevSmResourceSplit", name "cuDevSmResourceSplit", proc c"cuDevSmResourceSplit", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuDevSmResourceSplit, export c"cuDevSmResourceSplit", name "cuDevSmResourceSplit", proc c"cuDevSmResourceSplit", version 13010, since 0, per_thread [];
     link [cuDevSmResourceSplit];
     returns status, fallback [];
     aliases [];
@@ -7797,7 +7785,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevSmResourceSplitByCount(result: *mut CUdevResource, nbGroups: *mut ::core::ffi::c_uint, input: *const CUdevResource, remainder: *mut CUdevResource, flags: ::core::ffi::c_uint, minCount: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevSmResourceSplitByCount, __cushim_slot_cuDevSmResourceSplitByCount), export c"cuDevSmResourceSplitByCount", name "cuDevSmResourceSplitByCount", proc c"cuDevSmResourceSplitByCount", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuDevSmResourceSplitByCount, export c"cuDevSmResourceSplitByCount", name "cuDevSmResourceSplitByCount", proc c"cuDevSmResourceSplitByCount", version 12040, since 0, per_thread [];
     link [cuDevSmResourceSplitByCount];
     returns status, fallback [];
     aliases [];
@@ -7806,7 +7794,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceCanAccessPeer(canAccessPeer: *mut ::core::ffi::c_int, dev: CUdevice, peerDev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceCanAccessPeer, __cushim_slot_cuDeviceCanAccessPeer), export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceCanAccessPeer, export c"cuDeviceCanAccessPeer", name "cuDeviceCanAccessPeer", proc c"cuDeviceCanAccessPeer", version 4000, since 0, per_thread [];
     link [cuDeviceCanAccessPeer];
     returns status, fallback [];
     aliases [];
@@ -7815,7 +7803,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceComputeCapability(major: *mut ::core::ffi::c_int, minor: *mut ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuDeviceComputeCapability, __cushim_slot_cuDeviceComputeCapability), export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceComputeCapability, export c"cuDeviceComputeCapability", name "cuDeviceComputeCapability", proc c"cuDeviceComputeCapability", version 2000, since 0, per_thread [];
     link [cuDeviceComputeCapability];
     returns status, fallback [];
     aliases [];
@@ -7824,7 +7812,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGet(device: *mut CUdevice, ordinal: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGet, __cushim_slot_cuDeviceGet), export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGet, export c"cuDeviceGet", name "cuDeviceGet", proc c"cuDeviceGet", version 2000, since 0, per_thread [];
     link [cuDeviceGet];
     returns status, fallback [];
     aliases [];
@@ -7833,7 +7821,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUdevice_attribute, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetAttribute, __cushim_slot_cuDeviceGetAttribute), export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetAttribute, export c"cuDeviceGetAttribute", name "cuDeviceGetAttribute", proc c"cuDeviceGetAttribute", version 2000, since 0, per_thread [];
     link [cuDeviceGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -7842,7 +7830,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, pciBusId: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetByPCIBusId, __cushim_slot_cuDeviceGetByPCIBusId), export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetByPCIBusId, export c"cuDeviceGetByPCIBusId", name "cuDeviceGetByPCIBusId", proc c"cuDeviceGetByPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetByPCIBusId];
     returns status, fallback [];
     aliases [];
@@ -7851,7 +7839,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetCliqueCount(count: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetCliqueCount, __cushim_slot_cuDeviceGetCliqueCount), export c"cuDeviceGetCliqueCount", name "cuDeviceGetCliqueCount", proc c"cuDeviceGetCliqueCount", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetCliqueCount, export c"cuDeviceGetCliqueCount", name "cuDeviceGetCliqueCount", proc c"cuDeviceGetCliqueCount", version 13040, since 0, per_thread [];
     link [cuDeviceGetCliqueCount];
     returns status, fallback [];
     aliases [];
@@ -7860,7 +7848,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetCliqueInfo(cliqueInfo: *mut CUcliqueInfo, count: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetCliqueInfo, __cushim_slot_cuDeviceGetCliqueInfo), export c"cuDeviceGetCliqueInfo", name "cuDeviceGetCliqueInfo", proc c"cuDeviceGetCliqueInfo", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetCliqueInfo, export c"cuDeviceGetCliqueInfo", name "cuDeviceGetCliqueInfo", proc c"cuDeviceGetCliqueInfo", version 13040, since 0, per_thread [];
     link [cuDeviceGetCliqueInfo];
     returns status, fallback [];
     aliases [];
@@ -7869,7 +7857,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetCount(count: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetCount, __cushim_slot_cuDeviceGetCount), export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetCount, export c"cuDeviceGetCount", name "cuDeviceGetCount", proc c"cuDeviceGetCount", version 2000, since 0, per_thread [];
     link [cuDeviceGetCount];
     returns status, fallback [];
     aliases [];
@@ -7878,7 +7866,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetDefaultMemPool(pool_out: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetDefaultMemPool, __cushim_slot_cuDeviceGetDefaultMemPool), export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetDefaultMemPool, export c"cuDeviceGetDefaultMemPool", name "cuDeviceGetDefaultMemPool", proc c"cuDeviceGetDefaultMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetDefaultMemPool];
     returns status, fallback [];
     aliases [];
@@ -7887,7 +7875,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetDevResource(device: CUdevice, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetDevResource, __cushim_slot_cuDeviceGetDevResource), export c"cuDeviceGetDevResource", name "cuDeviceGetDevResource", proc c"cuDeviceGetDevResource", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetDevResource, export c"cuDeviceGetDevResource", name "cuDeviceGetDevResource", proc c"cuDeviceGetDevResource", version 12040, since 0, per_thread [];
     link [cuDeviceGetDevResource];
     returns status, fallback [];
     aliases [];
@@ -7896,7 +7884,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetExecAffinitySupport(pi: *mut ::core::ffi::c_int, type_: CUexecAffinityType, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetExecAffinitySupport, __cushim_slot_cuDeviceGetExecAffinitySupport), export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetExecAffinitySupport, export c"cuDeviceGetExecAffinitySupport", name "cuDeviceGetExecAffinitySupport", proc c"cuDeviceGetExecAffinitySupport", version 11040, since 0, per_thread [];
     link [cuDeviceGetExecAffinitySupport];
     returns status, fallback [];
     aliases [];
@@ -7905,7 +7893,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetFabricClusterUuid(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetFabricClusterUuid, __cushim_slot_cuDeviceGetFabricClusterUuid), export c"cuDeviceGetFabricClusterUuid", name "cuDeviceGetFabricClusterUuid", proc c"cuDeviceGetFabricClusterUuid", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetFabricClusterUuid, export c"cuDeviceGetFabricClusterUuid", name "cuDeviceGetFabricClusterUuid", proc c"cuDeviceGetFabricClusterUuid", version 13040, since 0, per_thread [];
     link [cuDeviceGetFabricClusterUuid];
     returns status, fallback [];
     aliases [];
@@ -7914,7 +7902,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetGraphMemAttribute, __cushim_slot_cuDeviceGetGraphMemAttribute), export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetGraphMemAttribute, export c"cuDeviceGetGraphMemAttribute", name "cuDeviceGetGraphMemAttribute", proc c"cuDeviceGetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceGetGraphMemAttribute];
     returns status, fallback [];
     aliases [];
@@ -7923,7 +7911,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetHostAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const CUatomicOperation, count: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetHostAtomicCapabilities, __cushim_slot_cuDeviceGetHostAtomicCapabilities), export c"cuDeviceGetHostAtomicCapabilities", name "cuDeviceGetHostAtomicCapabilities", proc c"cuDeviceGetHostAtomicCapabilities", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetHostAtomicCapabilities, export c"cuDeviceGetHostAtomicCapabilities", name "cuDeviceGetHostAtomicCapabilities", proc c"cuDeviceGetHostAtomicCapabilities", version 13000, since 0, per_thread [];
     link [cuDeviceGetHostAtomicCapabilities];
     returns status, fallback [];
     aliases [];
@@ -7932,7 +7920,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetLuid(luid: *mut ::core::ffi::c_char, deviceNodeMask: *mut ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetLuid, __cushim_slot_cuDeviceGetLuid), export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetLuid, export c"cuDeviceGetLuid", name "cuDeviceGetLuid", proc c"cuDeviceGetLuid", version 10000, since 0, per_thread [];
     link [cuDeviceGetLuid];
     returns status, fallback [];
     aliases [];
@@ -7941,7 +7929,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetMemPool(pool: *mut CUmemoryPool, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetMemPool, __cushim_slot_cuDeviceGetMemPool), export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetMemPool, export c"cuDeviceGetMemPool", name "cuDeviceGetMemPool", proc c"cuDeviceGetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceGetMemPool];
     returns status, fallback [];
     aliases [];
@@ -7950,7 +7938,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetName(name: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetName, __cushim_slot_cuDeviceGetName), export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetName, export c"cuDeviceGetName", name "cuDeviceGetName", proc c"cuDeviceGetName", version 2000, since 0, per_thread [];
     link [cuDeviceGetName];
     returns status, fallback [];
     aliases [];
@@ -7959,7 +7947,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetNvSciSyncAttributes(nvSciSyncAttrList: *mut ::core::ffi::c_void, dev: CUdevice, flags: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetNvSciSyncAttributes, __cushim_slot_cuDeviceGetNvSciSyncAttributes), export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetNvSciSyncAttributes, export c"cuDeviceGetNvSciSyncAttributes", name "cuDeviceGetNvSciSyncAttributes", proc c"cuDeviceGetNvSciSyncAttributes", version 10020, since 0, per_thread [];
     link [cuDeviceGetNvSciSyncAttributes];
     returns status, fallback [];
     aliases [];
@@ -7968,7 +7956,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetP2PAtomicCapabilities(capabilities: *mut ::core::ffi::c_uint, operations: *const CUatomicOperation, count: ::core::ffi::c_uint, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetP2PAtomicCapabilities, __cushim_slot_cuDeviceGetP2PAtomicCapabilities), export c"cuDeviceGetP2PAtomicCapabilities", name "cuDeviceGetP2PAtomicCapabilities", proc c"cuDeviceGetP2PAtomicCapabilities", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetP2PAtomicCapabilities, export c"cuDeviceGetP2PAtomicCapabilities", name "cuDeviceGetP2PAtomicCapabilities", proc c"cuDeviceGetP2PAtomicCapabilities", version 13000, since 0, per_thread [];
     link [cuDeviceGetP2PAtomicCapabilities];
     returns status, fallback [];
     aliases [];
@@ -7977,7 +7965,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetP2PAttribute(value: *mut ::core::ffi::c_int, attrib: CUdevice_P2PAttribute, srcDevice: CUdevice, dstDevice: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetP2PAttribute, __cushim_slot_cuDeviceGetP2PAttribute), export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetP2PAttribute, export c"cuDeviceGetP2PAttribute", name "cuDeviceGetP2PAttribute", proc c"cuDeviceGetP2PAttribute", version 8000, since 0, per_thread [];
     link [cuDeviceGetP2PAttribute];
     returns status, fallback [];
     aliases [];
@@ -7986,7 +7974,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetPCIBusId(pciBusId: *mut ::core::ffi::c_char, len: ::core::ffi::c_int, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetPCIBusId, __cushim_slot_cuDeviceGetPCIBusId), export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetPCIBusId, export c"cuDeviceGetPCIBusId", name "cuDeviceGetPCIBusId", proc c"cuDeviceGetPCIBusId", version 4010, since 0, per_thread [];
     link [cuDeviceGetPCIBusId];
     returns status, fallback [];
     aliases [];
@@ -7995,7 +7983,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuDeviceGetProperties, __cushim_slot_cuDeviceGetProperties), export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetProperties, export c"cuDeviceGetProperties", name "cuDeviceGetProperties", proc c"cuDeviceGetProperties", version 2000, since 0, per_thread [];
     link [cuDeviceGetProperties];
     returns status, fallback [];
     aliases [];
@@ -8004,7 +7992,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements: *mut usize, format: CUarray_format, numChannels: ::core::ffi::c_uint, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, __cushim_slot_cuDeviceGetTexture1DLinearMaxWidth), export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetTexture1DLinearMaxWidth, export c"cuDeviceGetTexture1DLinearMaxWidth", name "cuDeviceGetTexture1DLinearMaxWidth", proc c"cuDeviceGetTexture1DLinearMaxWidth", version 11010, since 0, per_thread [];
     link [cuDeviceGetTexture1DLinearMaxWidth];
     returns status, fallback [];
     aliases [];
@@ -8013,7 +8001,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGetUuid_v2, __cushim_slot_cuDeviceGetUuid_v2), export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGetUuid_v2, export c"cuDeviceGetUuid_v2", name "cuDeviceGetUuid", proc c"cuDeviceGetUuid", version 11040, since 0, per_thread [];
     link [cuDeviceGetUuid_v2];
     returns status, fallback [];
     aliases [cuDeviceGetUuid];
@@ -8022,7 +8010,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceGraphMemTrim(device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceGraphMemTrim, __cushim_slot_cuDeviceGraphMemTrim), export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceGraphMemTrim, export c"cuDeviceGraphMemTrim", name "cuDeviceGraphMemTrim", proc c"cuDeviceGraphMemTrim", version 11040, since 0, per_thread [];
     link [cuDeviceGraphMemTrim];
     returns status, fallback [];
     aliases [];
@@ -8031,7 +8019,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut ::core::ffi::c_uint, active: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxGetState, __cushim_slot_cuDevicePrimaryCtxGetState), export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxGetState, export c"cuDevicePrimaryCtxGetState", name "cuDevicePrimaryCtxGetState", proc c"cuDevicePrimaryCtxGetState", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxGetState];
     returns status, fallback [];
     aliases [];
@@ -8040,7 +8028,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxRelease_v2, __cushim_slot_cuDevicePrimaryCtxRelease_v2), export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxRelease_v2, export c"cuDevicePrimaryCtxRelease_v2", name "cuDevicePrimaryCtxRelease", proc c"cuDevicePrimaryCtxRelease", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRelease_v2];
     returns status, fallback [];
     aliases [cuDevicePrimaryCtxRelease];
@@ -8049,7 +8037,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxReset_v2, __cushim_slot_cuDevicePrimaryCtxReset_v2), export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxReset_v2, export c"cuDevicePrimaryCtxReset_v2", name "cuDevicePrimaryCtxReset", proc c"cuDevicePrimaryCtxReset", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxReset_v2];
     returns status, fallback [];
     aliases [cuDevicePrimaryCtxReset];
@@ -8058,7 +8046,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxRetain(pctx: *mut CUcontext, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxRetain, __cushim_slot_cuDevicePrimaryCtxRetain), export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxRetain, export c"cuDevicePrimaryCtxRetain", name "cuDevicePrimaryCtxRetain", proc c"cuDevicePrimaryCtxRetain", version 7000, since 0, per_thread [];
     link [cuDevicePrimaryCtxRetain];
     returns status, fallback [];
     aliases [];
@@ -8067,7 +8055,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDevicePrimaryCtxSetFlags_v2, __cushim_slot_cuDevicePrimaryCtxSetFlags_v2), export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuDevicePrimaryCtxSetFlags_v2, export c"cuDevicePrimaryCtxSetFlags_v2", name "cuDevicePrimaryCtxSetFlags", proc c"cuDevicePrimaryCtxSetFlags", version 11000, since 0, per_thread [];
     link [cuDevicePrimaryCtxSetFlags_v2];
     returns status, fallback [];
     aliases [cuDevicePrimaryCtxSetFlags];
@@ -8076,7 +8064,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceRegisterAsyncNotification(device: CUdevice, callbackFunc: CUasyncCallback, userData: *mut ::core::ffi::c_void, callback: *mut CUasyncCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceRegisterAsyncNotification, __cushim_slot_cuDeviceRegisterAsyncNotification), export c"cuDeviceRegisterAsyncNotification", name "cuDeviceRegisterAsyncNotification", proc c"cuDeviceRegisterAsyncNotification", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceRegisterAsyncNotification, export c"cuDeviceRegisterAsyncNotification", name "cuDeviceRegisterAsyncNotification", proc c"cuDeviceRegisterAsyncNotification", version 12040, since 0, per_thread [];
     link [cuDeviceRegisterAsyncNotification];
     returns status, fallback [];
     aliases [];
@@ -8085,7 +8073,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceSetGraphMemAttribute(device: CUdevice, attr: CUgraphMem_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceSetGraphMemAttribute, __cushim_slot_cuDeviceSetGraphMemAttribute), export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceSetGraphMemAttribute, export c"cuDeviceSetGraphMemAttribute", name "cuDeviceSetGraphMemAttribute", proc c"cuDeviceSetGraphMemAttribute", version 11040, since 0, per_thread [];
     link [cuDeviceSetGraphMemAttribute];
     returns status, fallback [];
     aliases [];
@@ -8094,7 +8082,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceSetMemPool(dev: CUdevice, pool: CUmemoryPool) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceSetMemPool, __cushim_slot_cuDeviceSetMemPool), export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceSetMemPool, export c"cuDeviceSetMemPool", name "cuDeviceSetMemPool", proc c"cuDeviceSetMemPool", version 11020, since 0, per_thread [];
     link [cuDeviceSetMemPool];
     returns status, fallback [];
     aliases [];
@@ -8103,7 +8091,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceTotalMem_v2, __cushim_slot_cuDeviceTotalMem_v2), export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuDeviceTotalMem_v2, export c"cuDeviceTotalMem_v2", name "cuDeviceTotalMem", proc c"cuDeviceTotalMem", version 3020, since 0, per_thread [];
     link [cuDeviceTotalMem_v2];
     returns status, fallback [];
     aliases [cuDeviceTotalMem];
@@ -8112,7 +8100,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDeviceUnregisterAsyncNotification(device: CUdevice, callback: CUasyncCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDeviceUnregisterAsyncNotification, __cushim_slot_cuDeviceUnregisterAsyncNotification), export c"cuDeviceUnregisterAsyncNotification", name "cuDeviceUnregisterAsyncNotification", proc c"cuDeviceUnregisterAsyncNotification", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuDeviceUnregisterAsyncNotification, export c"cuDeviceUnregisterAsyncNotification", name "cuDeviceUnregisterAsyncNotification", proc c"cuDeviceUnregisterAsyncNotification", version 12040, since 0, per_thread [];
     link [cuDeviceUnregisterAsyncNotification];
     returns status, fallback [];
     aliases [];
@@ -8121,7 +8109,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuDriverGetVersion(driverVersion: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuDriverGetVersion, __cushim_slot_cuDriverGetVersion), export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuDriverGetVersion, export c"cuDriverGetVersion", name "cuDriverGetVersion", proc c"cuDriverGetVersion", version 2020, since 0, per_thread [];
     link [cuDriverGetVersion];
     returns status, fallback [];
     aliases [];
@@ -8130,7 +8118,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerAcquireFrame(conn: *mut CUeglStreamConnection, pCudaResource: *mut CUgraphicsResource, pStream: *mut CUstream, timeout: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerAcquireFrame, __cushim_slot_cuEGLStreamConsumerAcquireFrame), export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerAcquireFrame, export c"cuEGLStreamConsumerAcquireFrame", name "cuEGLStreamConsumerAcquireFrame", proc c"cuEGLStreamConsumerAcquireFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerAcquireFrame];
     returns status, fallback [];
     aliases [];
@@ -8139,7 +8127,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerConnect(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerConnect, __cushim_slot_cuEGLStreamConsumerConnect), export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerConnect, export c"cuEGLStreamConsumerConnect", name "cuEGLStreamConsumerConnect", proc c"cuEGLStreamConsumerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnect];
     returns status, fallback [];
     aliases [];
@@ -8148,7 +8136,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerConnectWithFlags(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerConnectWithFlags, __cushim_slot_cuEGLStreamConsumerConnectWithFlags), export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerConnectWithFlags, export c"cuEGLStreamConsumerConnectWithFlags", name "cuEGLStreamConsumerConnectWithFlags", proc c"cuEGLStreamConsumerConnectWithFlags", version 8000, since 0, per_thread [];
     link [cuEGLStreamConsumerConnectWithFlags];
     returns status, fallback [];
     aliases [];
@@ -8157,7 +8145,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerDisconnect, __cushim_slot_cuEGLStreamConsumerDisconnect), export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerDisconnect, export c"cuEGLStreamConsumerDisconnect", name "cuEGLStreamConsumerDisconnect", proc c"cuEGLStreamConsumerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerDisconnect];
     returns status, fallback [];
     aliases [];
@@ -8166,7 +8154,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamConsumerReleaseFrame(conn: *mut CUeglStreamConnection, pCudaResource: CUgraphicsResource, pStream: *mut CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamConsumerReleaseFrame, __cushim_slot_cuEGLStreamConsumerReleaseFrame), export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamConsumerReleaseFrame, export c"cuEGLStreamConsumerReleaseFrame", name "cuEGLStreamConsumerReleaseFrame", proc c"cuEGLStreamConsumerReleaseFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamConsumerReleaseFrame];
     returns status, fallback [];
     aliases [];
@@ -8175,7 +8163,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerConnect(conn: *mut CUeglStreamConnection, stream: EGLStreamKHR, width: EGLint, height: EGLint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerConnect, __cushim_slot_cuEGLStreamProducerConnect), export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerConnect, export c"cuEGLStreamProducerConnect", name "cuEGLStreamProducerConnect", proc c"cuEGLStreamProducerConnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerConnect];
     returns status, fallback [];
     aliases [];
@@ -8184,7 +8172,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerDisconnect, __cushim_slot_cuEGLStreamProducerDisconnect), export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerDisconnect, export c"cuEGLStreamProducerDisconnect", name "cuEGLStreamProducerDisconnect", proc c"cuEGLStreamProducerDisconnect", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerDisconnect];
     returns status, fallback [];
     aliases [];
@@ -8193,7 +8181,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerPresentFrame(conn: *mut CUeglStreamConnection, eglframe: CUeglFrame, pStream: *mut CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerPresentFrame, __cushim_slot_cuEGLStreamProducerPresentFrame), export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerPresentFrame, export c"cuEGLStreamProducerPresentFrame", name "cuEGLStreamProducerPresentFrame", proc c"cuEGLStreamProducerPresentFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerPresentFrame];
     returns status, fallback [];
     aliases [];
@@ -8202,7 +8190,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEGLStreamProducerReturnFrame(conn: *mut CUeglStreamConnection, eglframe: *mut CUeglFrame, pStream: *mut CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEGLStreamProducerReturnFrame, __cushim_slot_cuEGLStreamProducerReturnFrame), export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuEGLStreamProducerReturnFrame, export c"cuEGLStreamProducerReturnFrame", name "cuEGLStreamProducerReturnFrame", proc c"cuEGLStreamProducerReturnFrame", version 7000, since 0, per_thread [];
     link [cuEGLStreamProducerReturnFrame];
     returns status, fallback [];
     aliases [];
@@ -8211,7 +8199,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventCreate(phEvent: *mut CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventCreate, __cushim_slot_cuEventCreate), export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventCreate, export c"cuEventCreate", name "cuEventCreate", proc c"cuEventCreate", version 2000, since 0, per_thread [];
     link [cuEventCreate];
     returns status, fallback [];
     aliases [];
@@ -8220,7 +8208,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventCreateFromEGLSync(phEvent: *mut CUevent, eglSync: EGLSyncKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventCreateFromEGLSync, __cushim_slot_cuEventCreateFromEGLSync), export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 0, per_thread [];
+    static __cushim_fn_cuEventCreateFromEGLSync, export c"cuEventCreateFromEGLSync", name "cuEventCreateFromEGLSync", proc c"cuEventCreateFromEGLSync", version 9000, since 0, per_thread [];
     link [cuEventCreateFromEGLSync];
     returns status, fallback [];
     aliases [];
@@ -8229,7 +8217,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventDestroy_v2(hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventDestroy_v2, __cushim_slot_cuEventDestroy_v2), export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuEventDestroy_v2, export c"cuEventDestroy_v2", name "cuEventDestroy", proc c"cuEventDestroy", version 4000, since 0, per_thread [];
     link [cuEventDestroy_v2];
     returns status, fallback [];
     aliases [cuEventDestroy];
@@ -8238,7 +8226,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventElapsedTime_v2(pMilliseconds: *mut f32, hStart: CUevent, hEnd: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventElapsedTime_v2, __cushim_slot_cuEventElapsedTime_v2), export c"cuEventElapsedTime_v2", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuEventElapsedTime_v2, export c"cuEventElapsedTime_v2", name "cuEventElapsedTime", proc c"cuEventElapsedTime", version 12080, since 0, per_thread [];
     link [cuEventElapsedTime_v2];
     returns status, fallback [];
     aliases [cuEventElapsedTime];
@@ -8247,7 +8235,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventQuery(hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventQuery, __cushim_slot_cuEventQuery), export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventQuery, export c"cuEventQuery", name "cuEventQuery", proc c"cuEventQuery", version 2000, since 0, per_thread [];
     link [cuEventQuery];
     returns status, fallback [];
     aliases [];
@@ -8256,7 +8244,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventRecord(hEvent: CUevent, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventRecord, __cushim_slot_cuEventRecord), export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
+    static __cushim_fn_cuEventRecord, export c"cuEventRecord", name "cuEventRecord", proc c"cuEventRecord", version 2000, since 0, per_thread [c"cuEventRecord_ptsz", 7000];
     link [cuEventRecord, cuEventRecord_ptsz];
     returns status, fallback [];
     aliases [];
@@ -8265,7 +8253,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventRecordWithFlags(hEvent: CUevent, hStream: CUstream, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventRecordWithFlags, __cushim_slot_cuEventRecordWithFlags), export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
+    static __cushim_fn_cuEventRecordWithFlags, export c"cuEventRecordWithFlags", name "cuEventRecordWithFlags", proc c"cuEventRecordWithFlags", version 11010, since 0, per_thread [c"cuEventRecordWithFlags_ptsz", 11010];
     link [cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz];
     returns status, fallback [];
     aliases [];
@@ -8274,7 +8262,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuEventSynchronize(hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuEventSynchronize, __cushim_slot_cuEventSynchronize), export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuEventSynchronize, export c"cuEventSynchronize", name "cuEventSynchronize", proc c"cuEventSynchronize", version 2000, since 0, per_thread [];
     link [cuEventSynchronize];
     returns status, fallback [];
     aliases [];
@@ -8283,7 +8271,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuExternalMemoryGetMappedBuffer(devPtr: *mut CUdeviceptr, extMem: CUexternalMemory, bufferDesc: *const CUDA_EXTERNAL_MEMORY_BUFFER_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuExternalMemoryGetMappedBuffer, __cushim_slot_cuExternalMemoryGetMappedBuffer), export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuExternalMemoryGetMappedBuffer, export c"cuExternalMemoryGetMappedBuffer", name "cuExternalMemoryGetMappedBuffer", proc c"cuExternalMemoryGetMappedBuffer", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedBuffer];
     returns status, fallback [];
     aliases [];
@@ -8292,7 +8280,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuExternalMemoryGetMappedMipmappedArray(mipmap: *mut CUmipmappedArray, extMem: CUexternalMemory, mipmapDesc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuExternalMemoryGetMappedMipmappedArray, __cushim_slot_cuExternalMemoryGetMappedMipmappedArray), export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuExternalMemoryGetMappedMipmappedArray, export c"cuExternalMemoryGetMappedMipmappedArray", name "cuExternalMemoryGetMappedMipmappedArray", proc c"cuExternalMemoryGetMappedMipmappedArray", version 10000, since 0, per_thread [];
     link [cuExternalMemoryGetMappedMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -8301,7 +8289,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFabricCpyBatchAsync(numOps: usize, opList: *mut CUDA_FABRIC_COPY_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFabricCpyBatchAsync, __cushim_slot_cuFabricCpyBatchAsync), export c"cuFabricCpyBatchAsync", name "cuFabricCpyBatchAsync", proc c"cuFabricCpyBatchAsync", version 13050, since 0, per_thread [c"cuFabricCpyBatchAsync_ptsz", 13050];
+    static __cushim_fn_cuFabricCpyBatchAsync, export c"cuFabricCpyBatchAsync", name "cuFabricCpyBatchAsync", proc c"cuFabricCpyBatchAsync", version 13050, since 0, per_thread [c"cuFabricCpyBatchAsync_ptsz", 13050];
     link [cuFabricCpyBatchAsync, cuFabricCpyBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -8310,7 +8298,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFlushGPUDirectRDMAWrites(target: CUflushGPUDirectRDMAWritesTarget, scope: CUflushGPUDirectRDMAWritesScope) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFlushGPUDirectRDMAWrites, __cushim_slot_cuFlushGPUDirectRDMAWrites), export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuFlushGPUDirectRDMAWrites, export c"cuFlushGPUDirectRDMAWrites", name "cuFlushGPUDirectRDMAWrites", proc c"cuFlushGPUDirectRDMAWrites", version 11030, since 0, per_thread [];
     link [cuFlushGPUDirectRDMAWrites];
     returns status, fallback [];
     aliases [];
@@ -8319,7 +8307,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, hfunc: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetAttribute, __cushim_slot_cuFuncGetAttribute), export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetAttribute, export c"cuFuncGetAttribute", name "cuFuncGetAttribute", proc c"cuFuncGetAttribute", version 2020, since 0, per_thread [];
     link [cuFuncGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -8328,7 +8316,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetModule(hmod: *mut CUmodule, hfunc: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetModule, __cushim_slot_cuFuncGetModule), export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetModule, export c"cuFuncGetModule", name "cuFuncGetModule", proc c"cuFuncGetModule", version 11000, since 0, per_thread [];
     link [cuFuncGetModule];
     returns status, fallback [];
     aliases [];
@@ -8337,7 +8325,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetName, __cushim_slot_cuFuncGetName), export c"cuFuncGetName", name "cuFuncGetName", proc c"cuFuncGetName", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetName, export c"cuFuncGetName", name "cuFuncGetName", proc c"cuFuncGetName", version 12030, since 0, per_thread [];
     link [cuFuncGetName];
     returns status, fallback [];
     aliases [];
@@ -8346,7 +8334,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetParamCount(func: CUfunction, paramCount: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetParamCount, __cushim_slot_cuFuncGetParamCount), export c"cuFuncGetParamCount", name "cuFuncGetParamCount", proc c"cuFuncGetParamCount", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetParamCount, export c"cuFuncGetParamCount", name "cuFuncGetParamCount", proc c"cuFuncGetParamCount", version 13020, since 0, per_thread [];
     link [cuFuncGetParamCount];
     returns status, fallback [];
     aliases [];
@@ -8355,7 +8343,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncGetParamInfo(func: CUfunction, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncGetParamInfo, __cushim_slot_cuFuncGetParamInfo), export c"cuFuncGetParamInfo", name "cuFuncGetParamInfo", proc c"cuFuncGetParamInfo", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuFuncGetParamInfo, export c"cuFuncGetParamInfo", name "cuFuncGetParamInfo", proc c"cuFuncGetParamInfo", version 12040, since 0, per_thread [];
     link [cuFuncGetParamInfo];
     returns status, fallback [];
     aliases [];
@@ -8364,7 +8352,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncIsLoaded(state: *mut CUfunctionLoadingState, function: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncIsLoaded, __cushim_slot_cuFuncIsLoaded), export c"cuFuncIsLoaded", name "cuFuncIsLoaded", proc c"cuFuncIsLoaded", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuFuncIsLoaded, export c"cuFuncIsLoaded", name "cuFuncIsLoaded", proc c"cuFuncIsLoaded", version 12040, since 0, per_thread [];
     link [cuFuncIsLoaded];
     returns status, fallback [];
     aliases [];
@@ -8373,7 +8361,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncLoad(function: CUfunction) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncLoad, __cushim_slot_cuFuncLoad), export c"cuFuncLoad", name "cuFuncLoad", proc c"cuFuncLoad", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuFuncLoad, export c"cuFuncLoad", name "cuFuncLoad", proc c"cuFuncLoad", version 12040, since 0, per_thread [];
     link [cuFuncLoad];
     returns status, fallback [];
     aliases [];
@@ -8382,7 +8370,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetAttribute(hfunc: CUfunction, attrib: CUfunction_attribute, value: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncSetAttribute, __cushim_slot_cuFuncSetAttribute), export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetAttribute, export c"cuFuncSetAttribute", name "cuFuncSetAttribute", proc c"cuFuncSetAttribute", version 9000, since 0, per_thread [];
     link [cuFuncSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -8391,7 +8379,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetBlockShape(hfunc: CUfunction, x: ::core::ffi::c_int, y: ::core::ffi::c_int, z: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuFuncSetBlockShape, __cushim_slot_cuFuncSetBlockShape), export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetBlockShape, export c"cuFuncSetBlockShape", name "cuFuncSetBlockShape", proc c"cuFuncSetBlockShape", version 2000, since 0, per_thread [];
     link [cuFuncSetBlockShape];
     returns status, fallback [];
     aliases [];
@@ -8400,7 +8388,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetCacheConfig(hfunc: CUfunction, config: CUfunc_cache) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuFuncSetCacheConfig, __cushim_slot_cuFuncSetCacheConfig), export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetCacheConfig, export c"cuFuncSetCacheConfig", name "cuFuncSetCacheConfig", proc c"cuFuncSetCacheConfig", version 3000, since 0, per_thread [];
     link [cuFuncSetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -8409,7 +8397,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetSharedMemConfig(hfunc: CUfunction, config: CUsharedconfig) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuFuncSetSharedMemConfig, __cushim_slot_cuFuncSetSharedMemConfig), export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetSharedMemConfig, export c"cuFuncSetSharedMemConfig", name "cuFuncSetSharedMemConfig", proc c"cuFuncSetSharedMemConfig", version 4020, since 0, per_thread [];
     link [cuFuncSetSharedMemConfig];
     returns status, fallback [];
     aliases [];
@@ -8418,7 +8406,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuFuncSetSharedSize(hfunc: CUfunction, bytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuFuncSetSharedSize, __cushim_slot_cuFuncSetSharedSize), export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuFuncSetSharedSize, export c"cuFuncSetSharedSize", name "cuFuncSetSharedSize", proc c"cuFuncSetSharedSize", version 2000, since 0, per_thread [];
     link [cuFuncSetSharedSize];
     returns status, fallback [];
     aliases [];
@@ -8427,7 +8415,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLCtxCreate_v2(pCtx: *mut CUcontext, Flags: ::core::ffi::c_uint, device: CUdevice) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLCtxCreate_v2, __cushim_slot_cuGLCtxCreate_v2), export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuGLCtxCreate_v2, export c"cuGLCtxCreate_v2", name "cuGLCtxCreate", proc c"cuGLCtxCreate", version 3020, since 0, per_thread [];
     link [cuGLCtxCreate_v2];
     returns status, fallback [];
     aliases [cuGLCtxCreate];
@@ -8436,7 +8424,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLGetDevices_v2(pCudaDeviceCount: *mut ::core::ffi::c_uint, pCudaDevices: *mut CUdevice, cudaDeviceCount: ::core::ffi::c_uint, deviceList: CUGLDeviceList) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGLGetDevices_v2, __cushim_slot_cuGLGetDevices_v2), export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuGLGetDevices_v2, export c"cuGLGetDevices_v2", name "cuGLGetDevices", proc c"cuGLGetDevices", version 6050, since 0, per_thread [];
     link [cuGLGetDevices_v2];
     returns status, fallback [];
     aliases [cuGLGetDevices];
@@ -8445,7 +8433,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLInit() -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLInit, __cushim_slot_cuGLInit), export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLInit, export c"cuGLInit", name "cuGLInit", proc c"cuGLInit", version 2000, since 0, per_thread [];
     link [cuGLInit];
     returns status, fallback [];
     aliases [];
@@ -8454,7 +8442,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLMapBufferObjectAsync_v2(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLMapBufferObjectAsync_v2, __cushim_slot_cuGLMapBufferObjectAsync_v2), export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 0, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuGLMapBufferObjectAsync_v2, export c"cuGLMapBufferObjectAsync_v2", name "cuGLMapBufferObjectAsync", proc c"cuGLMapBufferObjectAsync", version 3020, since 0, per_thread [c"cuGLMapBufferObjectAsync_v2_ptsz", 7000];
     link [cuGLMapBufferObjectAsync_v2, cuGLMapBufferObjectAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuGLMapBufferObjectAsync];
@@ -8463,7 +8451,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLMapBufferObject_v2(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLMapBufferObject_v2, __cushim_slot_cuGLMapBufferObject_v2), export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 0, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
+    static __cushim_fn_cuGLMapBufferObject_v2, export c"cuGLMapBufferObject_v2", name "cuGLMapBufferObject", proc c"cuGLMapBufferObject", version 3020, since 0, per_thread [c"cuGLMapBufferObject_v2_ptds", 7000];
     link [cuGLMapBufferObject_v2, cuGLMapBufferObject_v2_ptds];
     returns status, fallback [];
     aliases [cuGLMapBufferObject];
@@ -8472,7 +8460,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLRegisterBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLRegisterBufferObject, __cushim_slot_cuGLRegisterBufferObject), export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLRegisterBufferObject, export c"cuGLRegisterBufferObject", name "cuGLRegisterBufferObject", proc c"cuGLRegisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLRegisterBufferObject];
     returns status, fallback [];
     aliases [];
@@ -8481,7 +8469,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLSetBufferObjectMapFlags(buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLSetBufferObjectMapFlags, __cushim_slot_cuGLSetBufferObjectMapFlags), export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 0, per_thread [];
+    static __cushim_fn_cuGLSetBufferObjectMapFlags, export c"cuGLSetBufferObjectMapFlags", name "cuGLSetBufferObjectMapFlags", proc c"cuGLSetBufferObjectMapFlags", version 2030, since 0, per_thread [];
     link [cuGLSetBufferObjectMapFlags];
     returns status, fallback [];
     aliases [];
@@ -8490,7 +8478,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLUnmapBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLUnmapBufferObject, __cushim_slot_cuGLUnmapBufferObject), export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLUnmapBufferObject, export c"cuGLUnmapBufferObject", name "cuGLUnmapBufferObject", proc c"cuGLUnmapBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnmapBufferObject];
     returns status, fallback [];
     aliases [];
@@ -8499,7 +8487,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLUnmapBufferObjectAsync(buffer: GLuint, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLUnmapBufferObjectAsync, __cushim_slot_cuGLUnmapBufferObjectAsync), export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 0, per_thread [];
+    static __cushim_fn_cuGLUnmapBufferObjectAsync, export c"cuGLUnmapBufferObjectAsync", name "cuGLUnmapBufferObjectAsync", proc c"cuGLUnmapBufferObjectAsync", version 2030, since 0, per_thread [];
     link [cuGLUnmapBufferObjectAsync];
     returns status, fallback [];
     aliases [];
@@ -8508,7 +8496,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGLUnregisterBufferObject(buffer: GLuint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuGLUnregisterBufferObject, __cushim_slot_cuGLUnregisterBufferObject), export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuGLUnregisterBufferObject, export c"cuGLUnregisterBufferObject", name "cuGLUnregisterBufferObject", proc c"cuGLUnregisterBufferObject", version 2000, since 0, per_thread [];
     link [cuGLUnregisterBufferObject];
     returns status, fallback [];
     aliases [];
@@ -8517,7 +8505,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetErrorName(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuGetErrorName, export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
     returns status, fallback [error, pStr, Name];
     aliases [];
@@ -8526,7 +8514,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetErrorString(error: CUresult, pStr: *mut *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuGetErrorString, export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
     returns status, fallback [error, pStr, Text];
     aliases [];
@@ -8535,7 +8523,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetExportTable(ppExportTable: *mut *const ::core::ffi::c_void, pExportTableId: *const CUuuid) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetExportTable, __cushim_slot_cuGetExportTable), export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGetExportTable, export c"cuGetExportTable", name "cuGetExportTable", proc c"cuGetExportTable", version 3000, since 0, per_thread [];
     link [cuGetExportTable];
     returns status, fallback [];
     aliases [];
@@ -8544,7 +8532,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetProcAddress_v2(symbol: *const ::core::ffi::c_char, pfn: *mut *mut ::core::ffi::c_void, cudaVersion: ::core::ffi::c_int, flags: cuuint64_t, symbolStatus: *mut CUdriverProcAddressQueryResult) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGetProcAddress_v2, __cushim_slot_cuGetProcAddress_v2), export c"cuGetProcAddress_v2", name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGetProcAddress_v2, export c"cuGetProcAddress_v2", name "cuGetProcAddress", proc c"cuGetProcAddress", version 12000, since 0, per_thread [];
     link [cuGetProcAddress_v2];
     returns status, fallback [];
     aliases [cuGetProcAddress];
@@ -8553,7 +8541,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddBatchMemOpNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddBatchMemOpNode, __cushim_slot_cuGraphAddBatchMemOpNode), export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddBatchMemOpNode, export c"cuGraphAddBatchMemOpNode", name "cuGraphAddBatchMemOpNode", proc c"cuGraphAddBatchMemOpNode", version 11070, since 0, per_thread [];
     link [cuGraphAddBatchMemOpNode];
     returns status, fallback [];
     aliases [];
@@ -8562,7 +8550,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddChildGraphNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, childGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddChildGraphNode, __cushim_slot_cuGraphAddChildGraphNode), export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddChildGraphNode, export c"cuGraphAddChildGraphNode", name "cuGraphAddChildGraphNode", proc c"cuGraphAddChildGraphNode", version 10000, since 0, per_thread [];
     link [cuGraphAddChildGraphNode];
     returns status, fallback [];
     aliases [];
@@ -8571,7 +8559,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddDependencies_v2, __cushim_slot_cuGraphAddDependencies_v2), export c"cuGraphAddDependencies_v2", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddDependencies_v2, export c"cuGraphAddDependencies_v2", name "cuGraphAddDependencies", proc c"cuGraphAddDependencies", version 12030, since 0, per_thread [];
     link [cuGraphAddDependencies_v2];
     returns status, fallback [];
     aliases [cuGraphAddDependencies];
@@ -8580,7 +8568,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddEmptyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddEmptyNode, __cushim_slot_cuGraphAddEmptyNode), export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddEmptyNode, export c"cuGraphAddEmptyNode", name "cuGraphAddEmptyNode", proc c"cuGraphAddEmptyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddEmptyNode];
     returns status, fallback [];
     aliases [];
@@ -8589,7 +8577,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddEventRecordNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddEventRecordNode, __cushim_slot_cuGraphAddEventRecordNode), export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddEventRecordNode, export c"cuGraphAddEventRecordNode", name "cuGraphAddEventRecordNode", proc c"cuGraphAddEventRecordNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventRecordNode];
     returns status, fallback [];
     aliases [];
@@ -8598,7 +8586,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddEventWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddEventWaitNode, __cushim_slot_cuGraphAddEventWaitNode), export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddEventWaitNode, export c"cuGraphAddEventWaitNode", name "cuGraphAddEventWaitNode", proc c"cuGraphAddEventWaitNode", version 11010, since 0, per_thread [];
     link [cuGraphAddEventWaitNode];
     returns status, fallback [];
     aliases [];
@@ -8607,7 +8595,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddExternalSemaphoresSignalNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddExternalSemaphoresSignalNode, __cushim_slot_cuGraphAddExternalSemaphoresSignalNode), export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddExternalSemaphoresSignalNode, export c"cuGraphAddExternalSemaphoresSignalNode", name "cuGraphAddExternalSemaphoresSignalNode", proc c"cuGraphAddExternalSemaphoresSignalNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresSignalNode];
     returns status, fallback [];
     aliases [];
@@ -8616,7 +8604,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddExternalSemaphoresWaitNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddExternalSemaphoresWaitNode, __cushim_slot_cuGraphAddExternalSemaphoresWaitNode), export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddExternalSemaphoresWaitNode, export c"cuGraphAddExternalSemaphoresWaitNode", name "cuGraphAddExternalSemaphoresWaitNode", proc c"cuGraphAddExternalSemaphoresWaitNode", version 11020, since 0, per_thread [];
     link [cuGraphAddExternalSemaphoresWaitNode];
     returns status, fallback [];
     aliases [];
@@ -8625,7 +8613,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddHostNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddHostNode, __cushim_slot_cuGraphAddHostNode), export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddHostNode, export c"cuGraphAddHostNode", name "cuGraphAddHostNode", proc c"cuGraphAddHostNode", version 10000, since 0, per_thread [];
     link [cuGraphAddHostNode];
     returns status, fallback [];
     aliases [];
@@ -8634,7 +8622,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddKernelNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddKernelNode_v2, __cushim_slot_cuGraphAddKernelNode_v2), export c"cuGraphAddKernelNode_v2", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddKernelNode_v2, export c"cuGraphAddKernelNode_v2", name "cuGraphAddKernelNode", proc c"cuGraphAddKernelNode", version 12000, since 0, per_thread [];
     link [cuGraphAddKernelNode_v2];
     returns status, fallback [];
     aliases [cuGraphAddKernelNode];
@@ -8643,7 +8631,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemAllocNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, nodeParams: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemAllocNode, __cushim_slot_cuGraphAddMemAllocNode), export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemAllocNode, export c"cuGraphAddMemAllocNode", name "cuGraphAddMemAllocNode", proc c"cuGraphAddMemAllocNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemAllocNode];
     returns status, fallback [];
     aliases [];
@@ -8652,7 +8640,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemFreeNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemFreeNode, __cushim_slot_cuGraphAddMemFreeNode), export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemFreeNode, export c"cuGraphAddMemFreeNode", name "cuGraphAddMemFreeNode", proc c"cuGraphAddMemFreeNode", version 11040, since 0, per_thread [];
     link [cuGraphAddMemFreeNode];
     returns status, fallback [];
     aliases [];
@@ -8661,7 +8649,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemcpyNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemcpyNode, __cushim_slot_cuGraphAddMemcpyNode), export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemcpyNode, export c"cuGraphAddMemcpyNode", name "cuGraphAddMemcpyNode", proc c"cuGraphAddMemcpyNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemcpyNode];
     returns status, fallback [];
     aliases [];
@@ -8670,7 +8658,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddMemsetNode(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, numDependencies: usize, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddMemsetNode, __cushim_slot_cuGraphAddMemsetNode), export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddMemsetNode, export c"cuGraphAddMemsetNode", name "cuGraphAddMemsetNode", proc c"cuGraphAddMemsetNode", version 10000, since 0, per_thread [];
     link [cuGraphAddMemsetNode];
     returns status, fallback [];
     aliases [];
@@ -8679,7 +8667,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddNode_v2(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddNode_v2, __cushim_slot_cuGraphAddNode_v2), export c"cuGraphAddNode_v2", name "cuGraphAddNode", proc c"cuGraphAddNode", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddNode_v2, export c"cuGraphAddNode_v2", name "cuGraphAddNode", proc c"cuGraphAddNode", version 12030, since 0, per_thread [];
     link [cuGraphAddNode_v2];
     returns status, fallback [];
     aliases [cuGraphAddNode];
@@ -8688,7 +8676,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphAddNode_v3(phGraphNode: *mut CUgraphNode, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphAddNode_v3, __cushim_slot_cuGraphAddNode_v3), export c"cuGraphAddNode_v3", name "cuGraphAddNode_v3", proc c"cuGraphAddNode", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuGraphAddNode_v3, export c"cuGraphAddNode_v3", name "cuGraphAddNode_v3", proc c"cuGraphAddNode", version 13040, since 0, per_thread [];
     link [cuGraphAddNode_v3];
     returns status, fallback [];
     aliases [];
@@ -8697,7 +8685,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphBatchMemOpNodeGetParams(hNode: CUgraphNode, nodeParams_out: *mut CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphBatchMemOpNodeGetParams, __cushim_slot_cuGraphBatchMemOpNodeGetParams), export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphBatchMemOpNodeGetParams, export c"cuGraphBatchMemOpNodeGetParams", name "cuGraphBatchMemOpNodeGetParams", proc c"cuGraphBatchMemOpNodeGetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -8706,7 +8694,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphBatchMemOpNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphBatchMemOpNodeSetParams, __cushim_slot_cuGraphBatchMemOpNodeSetParams), export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphBatchMemOpNodeSetParams, export c"cuGraphBatchMemOpNodeSetParams", name "cuGraphBatchMemOpNodeSetParams", proc c"cuGraphBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphBatchMemOpNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8715,7 +8703,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphChildGraphNodeGetGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphChildGraphNodeGetGraph, __cushim_slot_cuGraphChildGraphNodeGetGraph), export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphChildGraphNodeGetGraph, export c"cuGraphChildGraphNodeGetGraph", name "cuGraphChildGraphNodeGetGraph", proc c"cuGraphChildGraphNodeGetGraph", version 10000, since 0, per_thread [];
     link [cuGraphChildGraphNodeGetGraph];
     returns status, fallback [];
     aliases [];
@@ -8724,7 +8712,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphClone(phGraphClone: *mut CUgraph, originalGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphClone, __cushim_slot_cuGraphClone), export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphClone, export c"cuGraphClone", name "cuGraphClone", proc c"cuGraphClone", version 10000, since 0, per_thread [];
     link [cuGraphClone];
     returns status, fallback [];
     aliases [];
@@ -8733,7 +8721,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphConditionalHandleCreate(pHandle_out: *mut CUgraphConditionalHandle, hGraph: CUgraph, ctx: CUcontext, defaultLaunchValue: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphConditionalHandleCreate, __cushim_slot_cuGraphConditionalHandleCreate), export c"cuGraphConditionalHandleCreate", name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphConditionalHandleCreate, export c"cuGraphConditionalHandleCreate", name "cuGraphConditionalHandleCreate", proc c"cuGraphConditionalHandleCreate", version 12030, since 0, per_thread [];
     link [cuGraphConditionalHandleCreate];
     returns status, fallback [];
     aliases [];
@@ -8742,7 +8730,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphCreate(phGraph: *mut CUgraph, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphCreate, __cushim_slot_cuGraphCreate), export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphCreate, export c"cuGraphCreate", name "cuGraphCreate", proc c"cuGraphCreate", version 10000, since 0, per_thread [];
     link [cuGraphCreate];
     returns status, fallback [];
     aliases [];
@@ -8751,7 +8739,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphDebugDotPrint(hGraph: CUgraph, path: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphDebugDotPrint, __cushim_slot_cuGraphDebugDotPrint), export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGraphDebugDotPrint, export c"cuGraphDebugDotPrint", name "cuGraphDebugDotPrint", proc c"cuGraphDebugDotPrint", version 11030, since 0, per_thread [];
     link [cuGraphDebugDotPrint];
     returns status, fallback [];
     aliases [];
@@ -8760,7 +8748,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphDestroy(hGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphDestroy, __cushim_slot_cuGraphDestroy), export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphDestroy, export c"cuGraphDestroy", name "cuGraphDestroy", proc c"cuGraphDestroy", version 10000, since 0, per_thread [];
     link [cuGraphDestroy];
     returns status, fallback [];
     aliases [];
@@ -8769,7 +8757,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphDestroyNode(hNode: CUgraphNode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphDestroyNode, __cushim_slot_cuGraphDestroyNode), export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphDestroyNode, export c"cuGraphDestroyNode", name "cuGraphDestroyNode", proc c"cuGraphDestroyNode", version 10000, since 0, per_thread [];
     link [cuGraphDestroyNode];
     returns status, fallback [];
     aliases [];
@@ -8778,7 +8766,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventRecordNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventRecordNodeGetEvent, __cushim_slot_cuGraphEventRecordNodeGetEvent), export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventRecordNodeGetEvent, export c"cuGraphEventRecordNodeGetEvent", name "cuGraphEventRecordNodeGetEvent", proc c"cuGraphEventRecordNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeGetEvent];
     returns status, fallback [];
     aliases [];
@@ -8787,7 +8775,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventRecordNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventRecordNodeSetEvent, __cushim_slot_cuGraphEventRecordNodeSetEvent), export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventRecordNodeSetEvent, export c"cuGraphEventRecordNodeSetEvent", name "cuGraphEventRecordNodeSetEvent", proc c"cuGraphEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventRecordNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -8796,7 +8784,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventWaitNodeGetEvent(hNode: CUgraphNode, event_out: *mut CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventWaitNodeGetEvent, __cushim_slot_cuGraphEventWaitNodeGetEvent), export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventWaitNodeGetEvent, export c"cuGraphEventWaitNodeGetEvent", name "cuGraphEventWaitNodeGetEvent", proc c"cuGraphEventWaitNodeGetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeGetEvent];
     returns status, fallback [];
     aliases [];
@@ -8805,7 +8793,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphEventWaitNodeSetEvent(hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphEventWaitNodeSetEvent, __cushim_slot_cuGraphEventWaitNodeSetEvent), export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphEventWaitNodeSetEvent, export c"cuGraphEventWaitNodeSetEvent", name "cuGraphEventWaitNodeSetEvent", proc c"cuGraphEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphEventWaitNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -8814,7 +8802,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecBatchMemOpNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_BATCH_MEM_OP_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecBatchMemOpNodeSetParams, __cushim_slot_cuGraphExecBatchMemOpNodeSetParams), export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecBatchMemOpNodeSetParams, export c"cuGraphExecBatchMemOpNodeSetParams", name "cuGraphExecBatchMemOpNodeSetParams", proc c"cuGraphExecBatchMemOpNodeSetParams", version 11070, since 0, per_thread [];
     link [cuGraphExecBatchMemOpNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8823,7 +8811,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecChildGraphNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, childGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecChildGraphNodeSetParams, __cushim_slot_cuGraphExecChildGraphNodeSetParams), export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecChildGraphNodeSetParams, export c"cuGraphExecChildGraphNodeSetParams", name "cuGraphExecChildGraphNodeSetParams", proc c"cuGraphExecChildGraphNodeSetParams", version 11010, since 0, per_thread [];
     link [cuGraphExecChildGraphNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8832,7 +8820,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecDestroy(hGraphExec: CUgraphExec) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecDestroy, __cushim_slot_cuGraphExecDestroy), export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecDestroy, export c"cuGraphExecDestroy", name "cuGraphExecDestroy", proc c"cuGraphExecDestroy", version 10000, since 0, per_thread [];
     link [cuGraphExecDestroy];
     returns status, fallback [];
     aliases [];
@@ -8841,7 +8829,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecEventRecordNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecEventRecordNodeSetEvent, __cushim_slot_cuGraphExecEventRecordNodeSetEvent), export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecEventRecordNodeSetEvent, export c"cuGraphExecEventRecordNodeSetEvent", name "cuGraphExecEventRecordNodeSetEvent", proc c"cuGraphExecEventRecordNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventRecordNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -8850,7 +8838,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecEventWaitNodeSetEvent(hGraphExec: CUgraphExec, hNode: CUgraphNode, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecEventWaitNodeSetEvent, __cushim_slot_cuGraphExecEventWaitNodeSetEvent), export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecEventWaitNodeSetEvent, export c"cuGraphExecEventWaitNodeSetEvent", name "cuGraphExecEventWaitNodeSetEvent", proc c"cuGraphExecEventWaitNodeSetEvent", version 11010, since 0, per_thread [];
     link [cuGraphExecEventWaitNodeSetEvent];
     returns status, fallback [];
     aliases [];
@@ -8859,7 +8847,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams), export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecExternalSemaphoresSignalNodeSetParams, export c"cuGraphExecExternalSemaphoresSignalNodeSetParams", name "cuGraphExecExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExecExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresSignalNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8868,7 +8856,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams), export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecExternalSemaphoresWaitNodeSetParams, export c"cuGraphExecExternalSemaphoresWaitNodeSetParams", name "cuGraphExecExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExecExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExecExternalSemaphoresWaitNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8877,7 +8865,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecGetFlags(hGraphExec: CUgraphExec, flags: *mut cuuint64_t) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecGetFlags, __cushim_slot_cuGraphExecGetFlags), export c"cuGraphExecGetFlags", name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecGetFlags, export c"cuGraphExecGetFlags", name "cuGraphExecGetFlags", proc c"cuGraphExecGetFlags", version 12000, since 0, per_thread [];
     link [cuGraphExecGetFlags];
     returns status, fallback [];
     aliases [];
@@ -8886,7 +8874,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecGetId(hGraphExec: CUgraphExec, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecGetId, __cushim_slot_cuGraphExecGetId), export c"cuGraphExecGetId", name "cuGraphExecGetId", proc c"cuGraphExecGetId", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecGetId, export c"cuGraphExecGetId", name "cuGraphExecGetId", proc c"cuGraphExecGetId", version 13010, since 0, per_thread [];
     link [cuGraphExecGetId];
     returns status, fallback [];
     aliases [];
@@ -8895,7 +8883,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecHostNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecHostNodeSetParams, __cushim_slot_cuGraphExecHostNodeSetParams), export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecHostNodeSetParams, export c"cuGraphExecHostNodeSetParams", name "cuGraphExecHostNodeSetParams", proc c"cuGraphExecHostNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecHostNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8904,7 +8892,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecKernelNodeSetParams_v2(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecKernelNodeSetParams_v2, __cushim_slot_cuGraphExecKernelNodeSetParams_v2), export c"cuGraphExecKernelNodeSetParams_v2", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecKernelNodeSetParams_v2, export c"cuGraphExecKernelNodeSetParams_v2", name "cuGraphExecKernelNodeSetParams", proc c"cuGraphExecKernelNodeSetParams", version 12000, since 0, per_thread [];
     link [cuGraphExecKernelNodeSetParams_v2];
     returns status, fallback [];
     aliases [cuGraphExecKernelNodeSetParams];
@@ -8913,7 +8901,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecMemcpyNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, copyParams: *const CUDA_MEMCPY3D, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecMemcpyNodeSetParams, __cushim_slot_cuGraphExecMemcpyNodeSetParams), export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecMemcpyNodeSetParams, export c"cuGraphExecMemcpyNodeSetParams", name "cuGraphExecMemcpyNodeSetParams", proc c"cuGraphExecMemcpyNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemcpyNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8922,7 +8910,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecMemsetNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, memsetParams: *const CUDA_MEMSET_NODE_PARAMS, ctx: CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecMemsetNodeSetParams, __cushim_slot_cuGraphExecMemsetNodeSetParams), export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecMemsetNodeSetParams, export c"cuGraphExecMemsetNodeSetParams", name "cuGraphExecMemsetNodeSetParams", proc c"cuGraphExecMemsetNodeSetParams", version 10020, since 0, per_thread [];
     link [cuGraphExecMemsetNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8931,7 +8919,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecNodeSetParams(hGraphExec: CUgraphExec, hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecNodeSetParams, __cushim_slot_cuGraphExecNodeSetParams), export c"cuGraphExecNodeSetParams", name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecNodeSetParams, export c"cuGraphExecNodeSetParams", name "cuGraphExecNodeSetParams", proc c"cuGraphExecNodeSetParams", version 12020, since 0, per_thread [];
     link [cuGraphExecNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8940,7 +8928,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExecUpdate_v2(hGraphExec: CUgraphExec, hGraph: CUgraph, resultInfo: *mut CUgraphExecUpdateResultInfo) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExecUpdate_v2, __cushim_slot_cuGraphExecUpdate_v2), export c"cuGraphExecUpdate_v2", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGraphExecUpdate_v2, export c"cuGraphExecUpdate_v2", name "cuGraphExecUpdate", proc c"cuGraphExecUpdate", version 12000, since 0, per_thread [];
     link [cuGraphExecUpdate_v2];
     returns status, fallback [];
     aliases [cuGraphExecUpdate];
@@ -8949,7 +8937,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeGetParams), export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresSignalNodeGetParams, export c"cuGraphExternalSemaphoresSignalNodeGetParams", name "cuGraphExternalSemaphoresSignalNodeGetParams", proc c"cuGraphExternalSemaphoresSignalNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -8958,7 +8946,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresSignalNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresSignalNodeSetParams), export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresSignalNodeSetParams, export c"cuGraphExternalSemaphoresSignalNodeSetParams", name "cuGraphExternalSemaphoresSignalNodeSetParams", proc c"cuGraphExternalSemaphoresSignalNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresSignalNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8967,7 +8955,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeGetParams), export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresWaitNodeGetParams, export c"cuGraphExternalSemaphoresWaitNodeGetParams", name "cuGraphExternalSemaphoresWaitNodeGetParams", proc c"cuGraphExternalSemaphoresWaitNodeGetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -8976,7 +8964,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphExternalSemaphoresWaitNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_EXT_SEM_WAIT_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, __cushim_slot_cuGraphExternalSemaphoresWaitNodeSetParams), export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuGraphExternalSemaphoresWaitNodeSetParams, export c"cuGraphExternalSemaphoresWaitNodeSetParams", name "cuGraphExternalSemaphoresWaitNodeSetParams", proc c"cuGraphExternalSemaphoresWaitNodeSetParams", version 11020, since 0, per_thread [];
     link [cuGraphExternalSemaphoresWaitNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -8985,7 +8973,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetEdges_v2(hGraph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numEdges: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetEdges_v2, __cushim_slot_cuGraphGetEdges_v2), export c"cuGraphGetEdges_v2", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetEdges_v2, export c"cuGraphGetEdges_v2", name "cuGraphGetEdges", proc c"cuGraphGetEdges", version 12030, since 0, per_thread [];
     link [cuGraphGetEdges_v2];
     returns status, fallback [];
     aliases [cuGraphGetEdges];
@@ -8994,7 +8982,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetId(hGraph: CUgraph, graphId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetId, __cushim_slot_cuGraphGetId), export c"cuGraphGetId", name "cuGraphGetId", proc c"cuGraphGetId", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetId, export c"cuGraphGetId", name "cuGraphGetId", proc c"cuGraphGetId", version 13010, since 0, per_thread [];
     link [cuGraphGetId];
     returns status, fallback [];
     aliases [];
@@ -9003,7 +8991,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetNodes(hGraph: CUgraph, nodes: *mut CUgraphNode, numNodes: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetNodes, __cushim_slot_cuGraphGetNodes), export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetNodes, export c"cuGraphGetNodes", name "cuGraphGetNodes", proc c"cuGraphGetNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetNodes];
     returns status, fallback [];
     aliases [];
@@ -9012,7 +9000,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphGetRootNodes(hGraph: CUgraph, rootNodes: *mut CUgraphNode, numRootNodes: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphGetRootNodes, __cushim_slot_cuGraphGetRootNodes), export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphGetRootNodes, export c"cuGraphGetRootNodes", name "cuGraphGetRootNodes", proc c"cuGraphGetRootNodes", version 10000, since 0, per_thread [];
     link [cuGraphGetRootNodes];
     returns status, fallback [];
     aliases [];
@@ -9021,7 +9009,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphHostNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphHostNodeGetParams, __cushim_slot_cuGraphHostNodeGetParams), export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphHostNodeGetParams, export c"cuGraphHostNodeGetParams", name "cuGraphHostNodeGetParams", proc c"cuGraphHostNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -9030,7 +9018,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphHostNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_HOST_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphHostNodeSetParams, __cushim_slot_cuGraphHostNodeSetParams), export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphHostNodeSetParams, export c"cuGraphHostNodeSetParams", name "cuGraphHostNodeSetParams", proc c"cuGraphHostNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphHostNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -9039,7 +9027,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphInstantiateWithFlags(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphInstantiateWithFlags, __cushim_slot_cuGraphInstantiateWithFlags), export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphInstantiateWithFlags, export c"cuGraphInstantiateWithFlags", name "cuGraphInstantiate", proc c"cuGraphInstantiateWithFlags", version 11040, since 0, per_thread [];
     link [cuGraphInstantiateWithFlags];
     returns status, fallback [];
     aliases [cuGraphInstantiate];
@@ -9048,7 +9036,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphInstantiateWithParams(phGraphExec: *mut CUgraphExec, hGraph: CUgraph, instantiateParams: *mut CUDA_GRAPH_INSTANTIATE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphInstantiateWithParams, __cushim_slot_cuGraphInstantiateWithParams), export c"cuGraphInstantiateWithParams", name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, since 0, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
+    static __cushim_fn_cuGraphInstantiateWithParams, export c"cuGraphInstantiateWithParams", name "cuGraphInstantiateWithParams", proc c"cuGraphInstantiateWithParams", version 12000, since 0, per_thread [c"cuGraphInstantiateWithParams_ptsz", 12000];
     link [cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9057,7 +9045,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeCopyAttributes, __cushim_slot_cuGraphKernelNodeCopyAttributes), export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeCopyAttributes, export c"cuGraphKernelNodeCopyAttributes", name "cuGraphKernelNodeCopyAttributes", proc c"cuGraphKernelNodeCopyAttributes", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeCopyAttributes];
     returns status, fallback [];
     aliases [];
@@ -9066,7 +9054,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeGetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value_out: *mut CUkernelNodeAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeGetAttribute, __cushim_slot_cuGraphKernelNodeGetAttribute), export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeGetAttribute, export c"cuGraphKernelNodeGetAttribute", name "cuGraphKernelNodeGetAttribute", proc c"cuGraphKernelNodeGetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -9075,7 +9063,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeGetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeGetParams_v2, __cushim_slot_cuGraphKernelNodeGetParams_v2), export c"cuGraphKernelNodeGetParams_v2", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeGetParams_v2, export c"cuGraphKernelNodeGetParams_v2", name "cuGraphKernelNodeGetParams", proc c"cuGraphKernelNodeGetParams", version 12000, since 0, per_thread [];
     link [cuGraphKernelNodeGetParams_v2];
     returns status, fallback [];
     aliases [cuGraphKernelNodeGetParams];
@@ -9084,7 +9072,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeSetAttribute(hNode: CUgraphNode, attr: CUkernelNodeAttrID, value: *const CUkernelNodeAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeSetAttribute, __cushim_slot_cuGraphKernelNodeSetAttribute), export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeSetAttribute, export c"cuGraphKernelNodeSetAttribute", name "cuGraphKernelNodeSetAttribute", proc c"cuGraphKernelNodeSetAttribute", version 11000, since 0, per_thread [];
     link [cuGraphKernelNodeSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -9093,7 +9081,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphKernelNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphKernelNodeSetParams_v2, __cushim_slot_cuGraphKernelNodeSetParams_v2), export c"cuGraphKernelNodeSetParams_v2", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuGraphKernelNodeSetParams_v2, export c"cuGraphKernelNodeSetParams_v2", name "cuGraphKernelNodeSetParams", proc c"cuGraphKernelNodeSetParams", version 12000, since 0, per_thread [];
     link [cuGraphKernelNodeSetParams_v2];
     returns status, fallback [];
     aliases [cuGraphKernelNodeSetParams];
@@ -9102,7 +9090,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphLaunch(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphLaunch, __cushim_slot_cuGraphLaunch), export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
+    static __cushim_fn_cuGraphLaunch, export c"cuGraphLaunch", name "cuGraphLaunch", proc c"cuGraphLaunch", version 10000, since 0, per_thread [c"cuGraphLaunch_ptsz", 10000];
     link [cuGraphLaunch, cuGraphLaunch_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9111,7 +9099,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemAllocNodeGetParams(hNode: CUgraphNode, params_out: *mut CUDA_MEM_ALLOC_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemAllocNodeGetParams, __cushim_slot_cuGraphMemAllocNodeGetParams), export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemAllocNodeGetParams, export c"cuGraphMemAllocNodeGetParams", name "cuGraphMemAllocNodeGetParams", proc c"cuGraphMemAllocNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemAllocNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -9120,7 +9108,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemFreeNodeGetParams(hNode: CUgraphNode, dptr_out: *mut CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemFreeNodeGetParams, __cushim_slot_cuGraphMemFreeNodeGetParams), export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemFreeNodeGetParams, export c"cuGraphMemFreeNodeGetParams", name "cuGraphMemFreeNodeGetParams", proc c"cuGraphMemFreeNodeGetParams", version 11040, since 0, per_thread [];
     link [cuGraphMemFreeNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -9129,7 +9117,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemcpyNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemcpyNodeGetParams, __cushim_slot_cuGraphMemcpyNodeGetParams), export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemcpyNodeGetParams, export c"cuGraphMemcpyNodeGetParams", name "cuGraphMemcpyNodeGetParams", proc c"cuGraphMemcpyNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -9138,7 +9126,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemcpyNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemcpyNodeSetParams, __cushim_slot_cuGraphMemcpyNodeSetParams), export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemcpyNodeSetParams, export c"cuGraphMemcpyNodeSetParams", name "cuGraphMemcpyNodeSetParams", proc c"cuGraphMemcpyNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemcpyNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -9147,7 +9135,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemsetNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemsetNodeGetParams, __cushim_slot_cuGraphMemsetNodeGetParams), export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemsetNodeGetParams, export c"cuGraphMemsetNodeGetParams", name "cuGraphMemsetNodeGetParams", proc c"cuGraphMemsetNodeGetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -9156,7 +9144,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphMemsetNodeSetParams(hNode: CUgraphNode, nodeParams: *const CUDA_MEMSET_NODE_PARAMS) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphMemsetNodeSetParams, __cushim_slot_cuGraphMemsetNodeSetParams), export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphMemsetNodeSetParams, export c"cuGraphMemsetNodeSetParams", name "cuGraphMemsetNodeSetParams", proc c"cuGraphMemsetNodeSetParams", version 10000, since 0, per_thread [];
     link [cuGraphMemsetNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -9165,7 +9153,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeFindInClone(phNode: *mut CUgraphNode, hOriginalNode: CUgraphNode, hClonedGraph: CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeFindInClone, __cushim_slot_cuGraphNodeFindInClone), export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeFindInClone, export c"cuGraphNodeFindInClone", name "cuGraphNodeFindInClone", proc c"cuGraphNodeFindInClone", version 10000, since 0, per_thread [];
     link [cuGraphNodeFindInClone];
     returns status, fallback [];
     aliases [];
@@ -9174,7 +9162,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetContainingGraph(hNode: CUgraphNode, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetContainingGraph, __cushim_slot_cuGraphNodeGetContainingGraph), export c"cuGraphNodeGetContainingGraph", name "cuGraphNodeGetContainingGraph", proc c"cuGraphNodeGetContainingGraph", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetContainingGraph, export c"cuGraphNodeGetContainingGraph", name "cuGraphNodeGetContainingGraph", proc c"cuGraphNodeGetContainingGraph", version 13010, since 0, per_thread [];
     link [cuGraphNodeGetContainingGraph];
     returns status, fallback [];
     aliases [];
@@ -9183,7 +9171,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetDependencies_v2(hNode: CUgraphNode, dependencies: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependencies: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetDependencies_v2, __cushim_slot_cuGraphNodeGetDependencies_v2), export c"cuGraphNodeGetDependencies_v2", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetDependencies_v2, export c"cuGraphNodeGetDependencies_v2", name "cuGraphNodeGetDependencies", proc c"cuGraphNodeGetDependencies", version 12030, since 0, per_thread [];
     link [cuGraphNodeGetDependencies_v2];
     returns status, fallback [];
     aliases [cuGraphNodeGetDependencies];
@@ -9192,7 +9180,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetDependentNodes_v2(hNode: CUgraphNode, dependentNodes: *mut CUgraphNode, edgeData: *mut CUgraphEdgeData, numDependentNodes: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetDependentNodes_v2, __cushim_slot_cuGraphNodeGetDependentNodes_v2), export c"cuGraphNodeGetDependentNodes_v2", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetDependentNodes_v2, export c"cuGraphNodeGetDependentNodes_v2", name "cuGraphNodeGetDependentNodes", proc c"cuGraphNodeGetDependentNodes", version 12030, since 0, per_thread [];
     link [cuGraphNodeGetDependentNodes_v2];
     returns status, fallback [];
     aliases [cuGraphNodeGetDependentNodes];
@@ -9201,7 +9189,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetEnabled, __cushim_slot_cuGraphNodeGetEnabled), export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetEnabled, export c"cuGraphNodeGetEnabled", name "cuGraphNodeGetEnabled", proc c"cuGraphNodeGetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeGetEnabled];
     returns status, fallback [];
     aliases [];
@@ -9210,7 +9198,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetLocalId(hNode: CUgraphNode, nodeId: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetLocalId, __cushim_slot_cuGraphNodeGetLocalId), export c"cuGraphNodeGetLocalId", name "cuGraphNodeGetLocalId", proc c"cuGraphNodeGetLocalId", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetLocalId, export c"cuGraphNodeGetLocalId", name "cuGraphNodeGetLocalId", proc c"cuGraphNodeGetLocalId", version 13010, since 0, per_thread [];
     link [cuGraphNodeGetLocalId];
     returns status, fallback [];
     aliases [];
@@ -9219,7 +9207,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetParams, __cushim_slot_cuGraphNodeGetParams), export c"cuGraphNodeGetParams", name "cuGraphNodeGetParams", proc c"cuGraphNodeGetParams", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetParams, export c"cuGraphNodeGetParams", name "cuGraphNodeGetParams", proc c"cuGraphNodeGetParams", version 13020, since 0, per_thread [];
     link [cuGraphNodeGetParams];
     returns status, fallback [];
     aliases [];
@@ -9228,7 +9216,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetToolsId(hNode: CUgraphNode, toolsNodeId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetToolsId, __cushim_slot_cuGraphNodeGetToolsId), export c"cuGraphNodeGetToolsId", name "cuGraphNodeGetToolsId", proc c"cuGraphNodeGetToolsId", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetToolsId, export c"cuGraphNodeGetToolsId", name "cuGraphNodeGetToolsId", proc c"cuGraphNodeGetToolsId", version 13010, since 0, per_thread [];
     link [cuGraphNodeGetToolsId];
     returns status, fallback [];
     aliases [];
@@ -9237,7 +9225,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeGetType(hNode: CUgraphNode, type_: *mut CUgraphNodeType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeGetType, __cushim_slot_cuGraphNodeGetType), export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeGetType, export c"cuGraphNodeGetType", name "cuGraphNodeGetType", proc c"cuGraphNodeGetType", version 10000, since 0, per_thread [];
     link [cuGraphNodeGetType];
     returns status, fallback [];
     aliases [];
@@ -9246,7 +9234,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeSetEnabled(hGraphExec: CUgraphExec, hNode: CUgraphNode, isEnabled: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeSetEnabled, __cushim_slot_cuGraphNodeSetEnabled), export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeSetEnabled, export c"cuGraphNodeSetEnabled", name "cuGraphNodeSetEnabled", proc c"cuGraphNodeSetEnabled", version 11060, since 0, per_thread [];
     link [cuGraphNodeSetEnabled];
     returns status, fallback [];
     aliases [];
@@ -9255,7 +9243,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeSetParams(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeSetParams, __cushim_slot_cuGraphNodeSetParams), export c"cuGraphNodeSetParams", name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeSetParams, export c"cuGraphNodeSetParams", name "cuGraphNodeSetParams", proc c"cuGraphNodeSetParams", version 12020, since 0, per_thread [];
     link [cuGraphNodeSetParams];
     returns status, fallback [];
     aliases [];
@@ -9264,7 +9252,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphNodeSetParams_v2(hNode: CUgraphNode, nodeParams: *mut CUgraphNodeParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphNodeSetParams_v2, __cushim_slot_cuGraphNodeSetParams_v2), export c"cuGraphNodeSetParams_v2", name "cuGraphNodeSetParams_v2", proc c"cuGraphNodeSetParams", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuGraphNodeSetParams_v2, export c"cuGraphNodeSetParams_v2", name "cuGraphNodeSetParams_v2", proc c"cuGraphNodeSetParams", version 13040, since 0, per_thread [];
     link [cuGraphNodeSetParams_v2];
     returns status, fallback [];
     aliases [];
@@ -9273,7 +9261,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphReleaseUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphReleaseUserObject, __cushim_slot_cuGraphReleaseUserObject), export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGraphReleaseUserObject, export c"cuGraphReleaseUserObject", name "cuGraphReleaseUserObject", proc c"cuGraphReleaseUserObject", version 11030, since 0, per_thread [];
     link [cuGraphReleaseUserObject];
     returns status, fallback [];
     aliases [];
@@ -9282,7 +9270,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphRemoveDependencies_v2(hGraph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edgeData: *const CUgraphEdgeData, numDependencies: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphRemoveDependencies_v2, __cushim_slot_cuGraphRemoveDependencies_v2), export c"cuGraphRemoveDependencies_v2", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuGraphRemoveDependencies_v2, export c"cuGraphRemoveDependencies_v2", name "cuGraphRemoveDependencies", proc c"cuGraphRemoveDependencies", version 12030, since 0, per_thread [];
     link [cuGraphRemoveDependencies_v2];
     returns status, fallback [];
     aliases [cuGraphRemoveDependencies];
@@ -9291,7 +9279,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphRetainUserObject(graph: CUgraph, object: CUuserObject, count: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphRetainUserObject, __cushim_slot_cuGraphRetainUserObject), export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuGraphRetainUserObject, export c"cuGraphRetainUserObject", name "cuGraphRetainUserObject", proc c"cuGraphRetainUserObject", version 11030, since 0, per_thread [];
     link [cuGraphRetainUserObject];
     returns status, fallback [];
     aliases [];
@@ -9300,7 +9288,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphUpload(hGraphExec: CUgraphExec, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphUpload, __cushim_slot_cuGraphUpload), export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
+    static __cushim_fn_cuGraphUpload, export c"cuGraphUpload", name "cuGraphUpload", proc c"cuGraphUpload", version 11010, since 0, per_thread [c"cuGraphUpload_ptsz", 11010];
     link [cuGraphUpload, cuGraphUpload_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9309,7 +9297,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsEGLRegisterImage(pCudaResource: *mut CUgraphicsResource, image: EGLImageKHR, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsEGLRegisterImage, __cushim_slot_cuGraphicsEGLRegisterImage), export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsEGLRegisterImage, export c"cuGraphicsEGLRegisterImage", name "cuGraphicsEGLRegisterImage", proc c"cuGraphicsEGLRegisterImage", version 7000, since 0, per_thread [];
     link [cuGraphicsEGLRegisterImage];
     returns status, fallback [];
     aliases [];
@@ -9318,7 +9306,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsGLRegisterBuffer(pCudaResource: *mut CUgraphicsResource, buffer: GLuint, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsGLRegisterBuffer, __cushim_slot_cuGraphicsGLRegisterBuffer), export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsGLRegisterBuffer, export c"cuGraphicsGLRegisterBuffer", name "cuGraphicsGLRegisterBuffer", proc c"cuGraphicsGLRegisterBuffer", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterBuffer];
     returns status, fallback [];
     aliases [];
@@ -9327,7 +9315,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsGLRegisterImage(pCudaResource: *mut CUgraphicsResource, image: GLuint, target: GLenum, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsGLRegisterImage, __cushim_slot_cuGraphicsGLRegisterImage), export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsGLRegisterImage, export c"cuGraphicsGLRegisterImage", name "cuGraphicsGLRegisterImage", proc c"cuGraphicsGLRegisterImage", version 3000, since 0, per_thread [];
     link [cuGraphicsGLRegisterImage];
     returns status, fallback [];
     aliases [];
@@ -9336,7 +9324,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsMapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsMapResources, __cushim_slot_cuGraphicsMapResources), export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
+    static __cushim_fn_cuGraphicsMapResources, export c"cuGraphicsMapResources", name "cuGraphicsMapResources", proc c"cuGraphicsMapResources", version 3000, since 0, per_thread [c"cuGraphicsMapResources_ptsz", 7000];
     link [cuGraphicsMapResources, cuGraphicsMapResources_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9345,7 +9333,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceGetMappedEglFrame(eglFrame: *mut CUeglFrame, resource: CUgraphicsResource, index: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceGetMappedEglFrame, __cushim_slot_cuGraphicsResourceGetMappedEglFrame), export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceGetMappedEglFrame, export c"cuGraphicsResourceGetMappedEglFrame", name "cuGraphicsResourceGetMappedEglFrame", proc c"cuGraphicsResourceGetMappedEglFrame", version 7000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedEglFrame];
     returns status, fallback [];
     aliases [];
@@ -9354,7 +9342,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceGetMappedMipmappedArray(pMipmappedArray: *mut CUmipmappedArray, resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, __cushim_slot_cuGraphicsResourceGetMappedMipmappedArray), export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceGetMappedMipmappedArray, export c"cuGraphicsResourceGetMappedMipmappedArray", name "cuGraphicsResourceGetMappedMipmappedArray", proc c"cuGraphicsResourceGetMappedMipmappedArray", version 5000, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -9363,7 +9351,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceGetMappedPointer_v2(pDevPtr: *mut CUdeviceptr, pSize: *mut usize, resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceGetMappedPointer_v2, __cushim_slot_cuGraphicsResourceGetMappedPointer_v2), export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceGetMappedPointer_v2, export c"cuGraphicsResourceGetMappedPointer_v2", name "cuGraphicsResourceGetMappedPointer", proc c"cuGraphicsResourceGetMappedPointer", version 3020, since 0, per_thread [];
     link [cuGraphicsResourceGetMappedPointer_v2];
     returns status, fallback [];
     aliases [cuGraphicsResourceGetMappedPointer];
@@ -9372,7 +9360,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsResourceSetMapFlags_v2(resource: CUgraphicsResource, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsResourceSetMapFlags_v2, __cushim_slot_cuGraphicsResourceSetMapFlags_v2), export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsResourceSetMapFlags_v2, export c"cuGraphicsResourceSetMapFlags_v2", name "cuGraphicsResourceSetMapFlags", proc c"cuGraphicsResourceSetMapFlags", version 6050, since 0, per_thread [];
     link [cuGraphicsResourceSetMapFlags_v2];
     returns status, fallback [];
     aliases [cuGraphicsResourceSetMapFlags];
@@ -9381,7 +9369,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsSubResourceGetMappedArray(pArray: *mut CUarray, resource: CUgraphicsResource, arrayIndex: ::core::ffi::c_uint, mipLevel: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsSubResourceGetMappedArray, __cushim_slot_cuGraphicsSubResourceGetMappedArray), export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsSubResourceGetMappedArray, export c"cuGraphicsSubResourceGetMappedArray", name "cuGraphicsSubResourceGetMappedArray", proc c"cuGraphicsSubResourceGetMappedArray", version 3000, since 0, per_thread [];
     link [cuGraphicsSubResourceGetMappedArray];
     returns status, fallback [];
     aliases [];
@@ -9390,7 +9378,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsUnmapResources(count: ::core::ffi::c_uint, resources: *mut CUgraphicsResource, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsUnmapResources, __cushim_slot_cuGraphicsUnmapResources), export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
+    static __cushim_fn_cuGraphicsUnmapResources, export c"cuGraphicsUnmapResources", name "cuGraphicsUnmapResources", proc c"cuGraphicsUnmapResources", version 3000, since 0, per_thread [c"cuGraphicsUnmapResources_ptsz", 7000];
     link [cuGraphicsUnmapResources, cuGraphicsUnmapResources_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9399,7 +9387,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsUnregisterResource(resource: CUgraphicsResource) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsUnregisterResource, __cushim_slot_cuGraphicsUnregisterResource), export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsUnregisterResource, export c"cuGraphicsUnregisterResource", name "cuGraphicsUnregisterResource", proc c"cuGraphicsUnregisterResource", version 3000, since 0, per_thread [];
     link [cuGraphicsUnregisterResource];
     returns status, fallback [];
     aliases [];
@@ -9408,7 +9396,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsVDPAURegisterOutputSurface(pCudaResource: *mut CUgraphicsResource, vdpSurface: VdpOutputSurface, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsVDPAURegisterOutputSurface, __cushim_slot_cuGraphicsVDPAURegisterOutputSurface), export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsVDPAURegisterOutputSurface, export c"cuGraphicsVDPAURegisterOutputSurface", name "cuGraphicsVDPAURegisterOutputSurface", proc c"cuGraphicsVDPAURegisterOutputSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterOutputSurface];
     returns status, fallback [];
     aliases [];
@@ -9417,7 +9405,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGraphicsVDPAURegisterVideoSurface(pCudaResource: *mut CUgraphicsResource, vdpSurface: VdpVideoSurface, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGraphicsVDPAURegisterVideoSurface, __cushim_slot_cuGraphicsVDPAURegisterVideoSurface), export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuGraphicsVDPAURegisterVideoSurface, export c"cuGraphicsVDPAURegisterVideoSurface", name "cuGraphicsVDPAURegisterVideoSurface", proc c"cuGraphicsVDPAURegisterVideoSurface", version 3010, since 0, per_thread [];
     link [cuGraphicsVDPAURegisterVideoSurface];
     returns status, fallback [];
     aliases [];
@@ -9426,7 +9414,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxCreate(phCtx: *mut CUgreenCtx, desc: CUdevResourceDesc, dev: CUdevice, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxCreate, __cushim_slot_cuGreenCtxCreate), export c"cuGreenCtxCreate", name "cuGreenCtxCreate", proc c"cuGreenCtxCreate", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxCreate, export c"cuGreenCtxCreate", name "cuGreenCtxCreate", proc c"cuGreenCtxCreate", version 12040, since 0, per_thread [];
     link [cuGreenCtxCreate];
     returns status, fallback [];
     aliases [];
@@ -9435,7 +9423,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxDestroy(hCtx: CUgreenCtx) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxDestroy, __cushim_slot_cuGreenCtxDestroy), export c"cuGreenCtxDestroy", name "cuGreenCtxDestroy", proc c"cuGreenCtxDestroy", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxDestroy, export c"cuGreenCtxDestroy", name "cuGreenCtxDestroy", proc c"cuGreenCtxDestroy", version 12040, since 0, per_thread [];
     link [cuGreenCtxDestroy];
     returns status, fallback [];
     aliases [];
@@ -9444,7 +9432,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxGetDevResource(hCtx: CUgreenCtx, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxGetDevResource, __cushim_slot_cuGreenCtxGetDevResource), export c"cuGreenCtxGetDevResource", name "cuGreenCtxGetDevResource", proc c"cuGreenCtxGetDevResource", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxGetDevResource, export c"cuGreenCtxGetDevResource", name "cuGreenCtxGetDevResource", proc c"cuGreenCtxGetDevResource", version 12040, since 0, per_thread [];
     link [cuGreenCtxGetDevResource];
     returns status, fallback [];
     aliases [];
@@ -9453,7 +9441,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxGetId(greenCtx: CUgreenCtx, greenCtxId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxGetId, __cushim_slot_cuGreenCtxGetId), export c"cuGreenCtxGetId", name "cuGreenCtxGetId", proc c"cuGreenCtxGetId", version 12090, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxGetId, export c"cuGreenCtxGetId", name "cuGreenCtxGetId", proc c"cuGreenCtxGetId", version 12090, since 0, per_thread [];
     link [cuGreenCtxGetId];
     returns status, fallback [];
     aliases [];
@@ -9462,7 +9450,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxRecordEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxRecordEvent, __cushim_slot_cuGreenCtxRecordEvent), export c"cuGreenCtxRecordEvent", name "cuGreenCtxRecordEvent", proc c"cuGreenCtxRecordEvent", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxRecordEvent, export c"cuGreenCtxRecordEvent", name "cuGreenCtxRecordEvent", proc c"cuGreenCtxRecordEvent", version 12040, since 0, per_thread [];
     link [cuGreenCtxRecordEvent];
     returns status, fallback [];
     aliases [];
@@ -9471,7 +9459,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxStreamCreate(phStream: *mut CUstream, greenCtx: CUgreenCtx, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxStreamCreate, __cushim_slot_cuGreenCtxStreamCreate), export c"cuGreenCtxStreamCreate", name "cuGreenCtxStreamCreate", proc c"cuGreenCtxStreamCreate", version 12050, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxStreamCreate, export c"cuGreenCtxStreamCreate", name "cuGreenCtxStreamCreate", proc c"cuGreenCtxStreamCreate", version 12050, since 0, per_thread [];
     link [cuGreenCtxStreamCreate];
     returns status, fallback [];
     aliases [];
@@ -9480,7 +9468,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGreenCtxWaitEvent(hCtx: CUgreenCtx, hEvent: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuGreenCtxWaitEvent, __cushim_slot_cuGreenCtxWaitEvent), export c"cuGreenCtxWaitEvent", name "cuGreenCtxWaitEvent", proc c"cuGreenCtxWaitEvent", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuGreenCtxWaitEvent, export c"cuGreenCtxWaitEvent", name "cuGreenCtxWaitEvent", proc c"cuGreenCtxWaitEvent", version 12040, since 0, per_thread [];
     link [cuGreenCtxWaitEvent];
     returns status, fallback [];
     aliases [];
@@ -9489,7 +9477,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuImportExternalMemory(extMem_out: *mut CUexternalMemory, memHandleDesc: *const CUDA_EXTERNAL_MEMORY_HANDLE_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuImportExternalMemory, __cushim_slot_cuImportExternalMemory), export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuImportExternalMemory, export c"cuImportExternalMemory", name "cuImportExternalMemory", proc c"cuImportExternalMemory", version 10000, since 0, per_thread [];
     link [cuImportExternalMemory];
     returns status, fallback [];
     aliases [];
@@ -9498,7 +9486,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuImportExternalSemaphore(extSem_out: *mut CUexternalSemaphore, semHandleDesc: *const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuImportExternalSemaphore, __cushim_slot_cuImportExternalSemaphore), export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
+    static __cushim_fn_cuImportExternalSemaphore, export c"cuImportExternalSemaphore", name "cuImportExternalSemaphore", proc c"cuImportExternalSemaphore", version 10000, since 0, per_thread [];
     link [cuImportExternalSemaphore];
     returns status, fallback [];
     aliases [];
@@ -9507,7 +9495,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuInit(Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuInit, export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
     link [cuInit];
     returns status, fallback [];
     aliases [];
@@ -9516,7 +9504,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcCloseMemHandle(dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcCloseMemHandle, __cushim_slot_cuIpcCloseMemHandle), export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcCloseMemHandle, export c"cuIpcCloseMemHandle", name "cuIpcCloseMemHandle", proc c"cuIpcCloseMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcCloseMemHandle];
     returns status, fallback [];
     aliases [];
@@ -9525,7 +9513,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcGetEventHandle(pHandle: *mut CUipcEventHandle, event: CUevent) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcGetEventHandle, __cushim_slot_cuIpcGetEventHandle), export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcGetEventHandle, export c"cuIpcGetEventHandle", name "cuIpcGetEventHandle", proc c"cuIpcGetEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetEventHandle];
     returns status, fallback [];
     aliases [];
@@ -9534,7 +9522,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcGetMemHandle(pHandle: *mut CUipcMemHandle, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcGetMemHandle, __cushim_slot_cuIpcGetMemHandle), export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcGetMemHandle, export c"cuIpcGetMemHandle", name "cuIpcGetMemHandle", proc c"cuIpcGetMemHandle", version 4010, since 0, per_thread [];
     link [cuIpcGetMemHandle];
     returns status, fallback [];
     aliases [];
@@ -9543,7 +9531,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcOpenEventHandle(phEvent: *mut CUevent, handle: CUipcEventHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcOpenEventHandle, __cushim_slot_cuIpcOpenEventHandle), export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuIpcOpenEventHandle, export c"cuIpcOpenEventHandle", name "cuIpcOpenEventHandle", proc c"cuIpcOpenEventHandle", version 4010, since 0, per_thread [];
     link [cuIpcOpenEventHandle];
     returns status, fallback [];
     aliases [];
@@ -9552,7 +9540,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuIpcOpenMemHandle_v2(pdptr: *mut CUdeviceptr, handle: CUipcMemHandle, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuIpcOpenMemHandle_v2, __cushim_slot_cuIpcOpenMemHandle_v2), export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuIpcOpenMemHandle_v2, export c"cuIpcOpenMemHandle_v2", name "cuIpcOpenMemHandle", proc c"cuIpcOpenMemHandle", version 11000, since 0, per_thread [];
     link [cuIpcOpenMemHandle_v2];
     returns status, fallback [];
     aliases [cuIpcOpenMemHandle];
@@ -9561,7 +9549,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelGetAttribute(pi: *mut ::core::ffi::c_int, attrib: CUfunction_attribute, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelGetAttribute, __cushim_slot_cuKernelGetAttribute), export c"cuKernelGetAttribute", name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuKernelGetAttribute, export c"cuKernelGetAttribute", name "cuKernelGetAttribute", proc c"cuKernelGetAttribute", version 12000, since 0, per_thread [];
     link [cuKernelGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -9570,7 +9558,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelGetFunction(pFunc: *mut CUfunction, kernel: CUkernel) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelGetFunction, __cushim_slot_cuKernelGetFunction), export c"cuKernelGetFunction", name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuKernelGetFunction, export c"cuKernelGetFunction", name "cuKernelGetFunction", proc c"cuKernelGetFunction", version 12000, since 0, per_thread [];
     link [cuKernelGetFunction];
     returns status, fallback [];
     aliases [];
@@ -9579,7 +9567,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelGetLibrary(pLib: *mut CUlibrary, kernel: CUkernel) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelGetLibrary, __cushim_slot_cuKernelGetLibrary), export c"cuKernelGetLibrary", name "cuKernelGetLibrary", proc c"cuKernelGetLibrary", version 12050, since 0, per_thread [];
+    static __cushim_fn_cuKernelGetLibrary, export c"cuKernelGetLibrary", name "cuKernelGetLibrary", proc c"cuKernelGetLibrary", version 12050, since 0, per_thread [];
     link [cuKernelGetLibrary];
     returns status, fallback [];
     aliases [];
@@ -9588,7 +9576,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelGetName(name: *mut *const ::core::ffi::c_char, hfunc: CUkernel) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelGetName, __cushim_slot_cuKernelGetName), export c"cuKernelGetName", name "cuKernelGetName", proc c"cuKernelGetName", version 12030, since 0, per_thread [];
+    static __cushim_fn_cuKernelGetName, export c"cuKernelGetName", name "cuKernelGetName", proc c"cuKernelGetName", version 12030, since 0, per_thread [];
     link [cuKernelGetName];
     returns status, fallback [];
     aliases [];
@@ -9597,7 +9585,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelGetParamCount(kernel: CUkernel, paramCount: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelGetParamCount, __cushim_slot_cuKernelGetParamCount), export c"cuKernelGetParamCount", name "cuKernelGetParamCount", proc c"cuKernelGetParamCount", version 13020, since 0, per_thread [];
+    static __cushim_fn_cuKernelGetParamCount, export c"cuKernelGetParamCount", name "cuKernelGetParamCount", proc c"cuKernelGetParamCount", version 13020, since 0, per_thread [];
     link [cuKernelGetParamCount];
     returns status, fallback [];
     aliases [];
@@ -9606,7 +9594,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelGetParamInfo(kernel: CUkernel, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelGetParamInfo, __cushim_slot_cuKernelGetParamInfo), export c"cuKernelGetParamInfo", name "cuKernelGetParamInfo", proc c"cuKernelGetParamInfo", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuKernelGetParamInfo, export c"cuKernelGetParamInfo", name "cuKernelGetParamInfo", proc c"cuKernelGetParamInfo", version 12040, since 0, per_thread [];
     link [cuKernelGetParamInfo];
     returns status, fallback [];
     aliases [];
@@ -9615,7 +9603,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelSetAttribute(attrib: CUfunction_attribute, val: ::core::ffi::c_int, kernel: CUkernel, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelSetAttribute, __cushim_slot_cuKernelSetAttribute), export c"cuKernelSetAttribute", name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuKernelSetAttribute, export c"cuKernelSetAttribute", name "cuKernelSetAttribute", proc c"cuKernelSetAttribute", version 12000, since 0, per_thread [];
     link [cuKernelSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -9624,7 +9612,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuKernelSetCacheConfig(kernel: CUkernel, config: CUfunc_cache, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuKernelSetCacheConfig, __cushim_slot_cuKernelSetCacheConfig), export c"cuKernelSetCacheConfig", name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuKernelSetCacheConfig, export c"cuKernelSetCacheConfig", name "cuKernelSetCacheConfig", proc c"cuKernelSetCacheConfig", version 12000, since 0, per_thread [];
     link [cuKernelSetCacheConfig];
     returns status, fallback [];
     aliases [];
@@ -9633,7 +9621,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunch(f: CUfunction) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunch, __cushim_slot_cuLaunch), export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuLaunch, export c"cuLaunch", name "cuLaunch", proc c"cuLaunch", version 2000, since 0, per_thread [];
     link [cuLaunch];
     returns status, fallback [];
     aliases [];
@@ -9642,7 +9630,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchCooperativeKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchCooperativeKernel, __cushim_slot_cuLaunchCooperativeKernel), export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
+    static __cushim_fn_cuLaunchCooperativeKernel, export c"cuLaunchCooperativeKernel", name "cuLaunchCooperativeKernel", proc c"cuLaunchCooperativeKernel", version 9000, since 0, per_thread [c"cuLaunchCooperativeKernel_ptsz", 9000];
     link [cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9651,7 +9639,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchCooperativeKernelMultiDevice(launchParamsList: *mut CUDA_LAUNCH_PARAMS, numDevices: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunchCooperativeKernelMultiDevice, __cushim_slot_cuLaunchCooperativeKernelMultiDevice), export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
+    static __cushim_fn_cuLaunchCooperativeKernelMultiDevice, export c"cuLaunchCooperativeKernelMultiDevice", name "cuLaunchCooperativeKernelMultiDevice", proc c"cuLaunchCooperativeKernelMultiDevice", version 9000, since 0, per_thread [];
     link [cuLaunchCooperativeKernelMultiDevice];
     returns status, fallback [];
     aliases [];
@@ -9660,7 +9648,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchGrid(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunchGrid, __cushim_slot_cuLaunchGrid), export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuLaunchGrid, export c"cuLaunchGrid", name "cuLaunchGrid", proc c"cuLaunchGrid", version 2000, since 0, per_thread [];
     link [cuLaunchGrid];
     returns status, fallback [];
     aliases [];
@@ -9669,7 +9657,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchGridAsync(f: CUfunction, grid_width: ::core::ffi::c_int, grid_height: ::core::ffi::c_int, hStream: CUstream) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuLaunchGridAsync, __cushim_slot_cuLaunchGridAsync), export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuLaunchGridAsync, export c"cuLaunchGridAsync", name "cuLaunchGridAsync", proc c"cuLaunchGridAsync", version 2000, since 0, per_thread [];
     link [cuLaunchGridAsync];
     returns status, fallback [];
     aliases [];
@@ -9678,7 +9666,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchHostFunc(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchHostFunc, __cushim_slot_cuLaunchHostFunc), export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
+    static __cushim_fn_cuLaunchHostFunc, export c"cuLaunchHostFunc", name "cuLaunchHostFunc", proc c"cuLaunchHostFunc", version 10000, since 0, per_thread [c"cuLaunchHostFunc_ptsz", 10000];
     link [cuLaunchHostFunc, cuLaunchHostFunc_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9687,7 +9675,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchHostFunc_v2(hStream: CUstream, fn_: CUhostFn, userData: *mut ::core::ffi::c_void, syncMode: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchHostFunc_v2, __cushim_slot_cuLaunchHostFunc_v2), export c"cuLaunchHostFunc_v2", name "cuLaunchHostFunc_v2", proc c"cuLaunchHostFunc", version 13010, since 0, per_thread [c"cuLaunchHostFunc_v2_ptsz", 13010];
+    static __cushim_fn_cuLaunchHostFunc_v2, export c"cuLaunchHostFunc_v2", name "cuLaunchHostFunc_v2", proc c"cuLaunchHostFunc", version 13010, since 0, per_thread [c"cuLaunchHostFunc_v2_ptsz", 13010];
     link [cuLaunchHostFunc_v2, cuLaunchHostFunc_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9696,7 +9684,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchKernel(f: CUfunction, gridDimX: ::core::ffi::c_uint, gridDimY: ::core::ffi::c_uint, gridDimZ: ::core::ffi::c_uint, blockDimX: ::core::ffi::c_uint, blockDimY: ::core::ffi::c_uint, blockDimZ: ::core::ffi::c_uint, sharedMemBytes: ::core::ffi::c_uint, hStream: CUstream, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchKernel, __cushim_slot_cuLaunchKernel), export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
+    static __cushim_fn_cuLaunchKernel, export c"cuLaunchKernel", name "cuLaunchKernel", proc c"cuLaunchKernel", version 4000, since 0, per_thread [c"cuLaunchKernel_ptsz", 7000];
     link [cuLaunchKernel, cuLaunchKernel_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9705,7 +9693,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernelParams: *mut *mut ::core::ffi::c_void, extra: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLaunchKernelEx, __cushim_slot_cuLaunchKernelEx), export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
+    static __cushim_fn_cuLaunchKernelEx, export c"cuLaunchKernelEx", name "cuLaunchKernelEx", proc c"cuLaunchKernelEx", version 11060, since 0, per_thread [c"cuLaunchKernelEx_ptsz", 11060];
     link [cuLaunchKernelEx, cuLaunchKernelEx_ptsz];
     returns status, fallback [];
     aliases [];
@@ -9714,7 +9702,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryEnumerateKernels(kernels: *mut CUkernel, numKernels: ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryEnumerateKernels, __cushim_slot_cuLibraryEnumerateKernels), export c"cuLibraryEnumerateKernels", name "cuLibraryEnumerateKernels", proc c"cuLibraryEnumerateKernels", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuLibraryEnumerateKernels, export c"cuLibraryEnumerateKernels", name "cuLibraryEnumerateKernels", proc c"cuLibraryEnumerateKernels", version 12040, since 0, per_thread [];
     link [cuLibraryEnumerateKernels];
     returns status, fallback [];
     aliases [];
@@ -9723,7 +9711,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryGetGlobal(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryGetGlobal, __cushim_slot_cuLibraryGetGlobal), export c"cuLibraryGetGlobal", name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryGetGlobal, export c"cuLibraryGetGlobal", name "cuLibraryGetGlobal", proc c"cuLibraryGetGlobal", version 12000, since 0, per_thread [];
     link [cuLibraryGetGlobal];
     returns status, fallback [];
     aliases [];
@@ -9732,7 +9720,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryGetKernel(pKernel: *mut CUkernel, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryGetKernel, __cushim_slot_cuLibraryGetKernel), export c"cuLibraryGetKernel", name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryGetKernel, export c"cuLibraryGetKernel", name "cuLibraryGetKernel", proc c"cuLibraryGetKernel", version 12000, since 0, per_thread [];
     link [cuLibraryGetKernel];
     returns status, fallback [];
     aliases [];
@@ -9741,7 +9729,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryGetKernelCount(count: *mut ::core::ffi::c_uint, lib: CUlibrary) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryGetKernelCount, __cushim_slot_cuLibraryGetKernelCount), export c"cuLibraryGetKernelCount", name "cuLibraryGetKernelCount", proc c"cuLibraryGetKernelCount", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuLibraryGetKernelCount, export c"cuLibraryGetKernelCount", name "cuLibraryGetKernelCount", proc c"cuLibraryGetKernelCount", version 12040, since 0, per_thread [];
     link [cuLibraryGetKernelCount];
     returns status, fallback [];
     aliases [];
@@ -9750,7 +9738,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryGetManaged, __cushim_slot_cuLibraryGetManaged), export c"cuLibraryGetManaged", name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryGetManaged, export c"cuLibraryGetManaged", name "cuLibraryGetManaged", proc c"cuLibraryGetManaged", version 12000, since 0, per_thread [];
     link [cuLibraryGetManaged];
     returns status, fallback [];
     aliases [];
@@ -9759,7 +9747,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryGetModule(pMod: *mut CUmodule, library: CUlibrary) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryGetModule, __cushim_slot_cuLibraryGetModule), export c"cuLibraryGetModule", name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryGetModule, export c"cuLibraryGetModule", name "cuLibraryGetModule", proc c"cuLibraryGetModule", version 12000, since 0, per_thread [];
     link [cuLibraryGetModule];
     returns status, fallback [];
     aliases [];
@@ -9768,7 +9756,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryGetUnifiedFunction(fptr: *mut *mut ::core::ffi::c_void, library: CUlibrary, symbol: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryGetUnifiedFunction, __cushim_slot_cuLibraryGetUnifiedFunction), export c"cuLibraryGetUnifiedFunction", name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryGetUnifiedFunction, export c"cuLibraryGetUnifiedFunction", name "cuLibraryGetUnifiedFunction", proc c"cuLibraryGetUnifiedFunction", version 12000, since 0, per_thread [];
     link [cuLibraryGetUnifiedFunction];
     returns status, fallback [];
     aliases [];
@@ -9777,7 +9765,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryLoadData(library: *mut CUlibrary, code: *const ::core::ffi::c_void, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryLoadData, __cushim_slot_cuLibraryLoadData), export c"cuLibraryLoadData", name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryLoadData, export c"cuLibraryLoadData", name "cuLibraryLoadData", proc c"cuLibraryLoadData", version 12000, since 0, per_thread [];
     link [cuLibraryLoadData];
     returns status, fallback [];
     aliases [];
@@ -9786,7 +9774,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryLoadFromFile(library: *mut CUlibrary, fileName: *const ::core::ffi::c_char, jitOptions: *mut CUjit_option, jitOptionsValues: *mut *mut ::core::ffi::c_void, numJitOptions: ::core::ffi::c_uint, libraryOptions: *mut CUlibraryOption, libraryOptionValues: *mut *mut ::core::ffi::c_void, numLibraryOptions: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryLoadFromFile, __cushim_slot_cuLibraryLoadFromFile), export c"cuLibraryLoadFromFile", name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryLoadFromFile, export c"cuLibraryLoadFromFile", name "cuLibraryLoadFromFile", proc c"cuLibraryLoadFromFile", version 12000, since 0, per_thread [];
     link [cuLibraryLoadFromFile];
     returns status, fallback [];
     aliases [];
@@ -9795,7 +9783,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLibraryUnload(library: CUlibrary) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLibraryUnload, __cushim_slot_cuLibraryUnload), export c"cuLibraryUnload", name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuLibraryUnload, export c"cuLibraryUnload", name "cuLibraryUnload", proc c"cuLibraryUnload", version 12000, since 0, per_thread [];
     link [cuLibraryUnload];
     returns status, fallback [];
     aliases [];
@@ -9804,7 +9792,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkAddData_v2(state: CUlinkState, type_: CUjitInputType, data: *mut ::core::ffi::c_void, size: usize, name: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkAddData_v2, __cushim_slot_cuLinkAddData_v2), export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuLinkAddData_v2, export c"cuLinkAddData_v2", name "cuLinkAddData", proc c"cuLinkAddData", version 6050, since 0, per_thread [];
     link [cuLinkAddData_v2];
     returns status, fallback [];
     aliases [cuLinkAddData];
@@ -9813,7 +9801,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkAddFile_v2(state: CUlinkState, type_: CUjitInputType, path: *const ::core::ffi::c_char, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkAddFile_v2, __cushim_slot_cuLinkAddFile_v2), export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuLinkAddFile_v2, export c"cuLinkAddFile_v2", name "cuLinkAddFile", proc c"cuLinkAddFile", version 6050, since 0, per_thread [];
     link [cuLinkAddFile_v2];
     returns status, fallback [];
     aliases [cuLinkAddFile];
@@ -9822,7 +9810,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkComplete(state: CUlinkState, cubinOut: *mut *mut ::core::ffi::c_void, sizeOut: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkComplete, __cushim_slot_cuLinkComplete), export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuLinkComplete, export c"cuLinkComplete", name "cuLinkComplete", proc c"cuLinkComplete", version 5050, since 0, per_thread [];
     link [cuLinkComplete];
     returns status, fallback [];
     aliases [];
@@ -9831,7 +9819,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkCreate_v2(numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void, stateOut: *mut CUlinkState) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkCreate_v2, __cushim_slot_cuLinkCreate_v2), export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuLinkCreate_v2, export c"cuLinkCreate_v2", name "cuLinkCreate", proc c"cuLinkCreate", version 6050, since 0, per_thread [];
     link [cuLinkCreate_v2];
     returns status, fallback [];
     aliases [cuLinkCreate];
@@ -9840,7 +9828,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLinkDestroy(state: CUlinkState) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLinkDestroy, __cushim_slot_cuLinkDestroy), export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuLinkDestroy, export c"cuLinkDestroy", name "cuLinkDestroy", proc c"cuLinkDestroy", version 5050, since 0, per_thread [];
     link [cuLinkDestroy];
     returns status, fallback [];
     aliases [];
@@ -9849,7 +9837,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointAddDevice(leId: CUlogicalEndpointId, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointAddDevice, __cushim_slot_cuLogicalEndpointAddDevice), export c"cuLogicalEndpointAddDevice", name "cuLogicalEndpointAddDevice", proc c"cuLogicalEndpointAddDevice", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointAddDevice, export c"cuLogicalEndpointAddDevice", name "cuLogicalEndpointAddDevice", proc c"cuLogicalEndpointAddDevice", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointAddDevice];
     returns status, fallback [];
     aliases [];
@@ -9858,7 +9846,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointBindAddr(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, ptr: *mut ::core::ffi::c_void, size: cuuint64_t, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointBindAddr, __cushim_slot_cuLogicalEndpointBindAddr), export c"cuLogicalEndpointBindAddr", name "cuLogicalEndpointBindAddr", proc c"cuLogicalEndpointBindAddr", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointBindAddr, export c"cuLogicalEndpointBindAddr", name "cuLogicalEndpointBindAddr", proc c"cuLogicalEndpointBindAddr", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointBindAddr];
     returns status, fallback [];
     aliases [];
@@ -9867,7 +9855,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointBindMem(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, memHandle: CUmemGenericAllocationHandle, memOffset: cuuint64_t, size: cuuint64_t, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointBindMem, __cushim_slot_cuLogicalEndpointBindMem), export c"cuLogicalEndpointBindMem", name "cuLogicalEndpointBindMem", proc c"cuLogicalEndpointBindMem", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointBindMem, export c"cuLogicalEndpointBindMem", name "cuLogicalEndpointBindMem", proc c"cuLogicalEndpointBindMem", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointBindMem];
     returns status, fallback [];
     aliases [];
@@ -9876,7 +9864,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointCreate(leId: CUlogicalEndpointId, prop: *const CUlogicalEndpointProp) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointCreate, __cushim_slot_cuLogicalEndpointCreate), export c"cuLogicalEndpointCreate", name "cuLogicalEndpointCreate", proc c"cuLogicalEndpointCreate", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointCreate, export c"cuLogicalEndpointCreate", name "cuLogicalEndpointCreate", proc c"cuLogicalEndpointCreate", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointCreate];
     returns status, fallback [];
     aliases [];
@@ -9885,7 +9873,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointDestroy(leId: CUlogicalEndpointId) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointDestroy, __cushim_slot_cuLogicalEndpointDestroy), export c"cuLogicalEndpointDestroy", name "cuLogicalEndpointDestroy", proc c"cuLogicalEndpointDestroy", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointDestroy, export c"cuLogicalEndpointDestroy", name "cuLogicalEndpointDestroy", proc c"cuLogicalEndpointDestroy", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointDestroy];
     returns status, fallback [];
     aliases [];
@@ -9894,7 +9882,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointExport(handle: *mut ::core::ffi::c_void, leId: CUlogicalEndpointId, handleType: CUlogicalEndpointIpcHandleType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointExport, __cushim_slot_cuLogicalEndpointExport), export c"cuLogicalEndpointExport", name "cuLogicalEndpointExport", proc c"cuLogicalEndpointExport", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointExport, export c"cuLogicalEndpointExport", name "cuLogicalEndpointExport", proc c"cuLogicalEndpointExport", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointExport];
     returns status, fallback [];
     aliases [];
@@ -9903,7 +9891,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointGetLimits(bindAlignment: *mut cuuint64_t, maxSize: *mut cuuint64_t, prop: *const CUlogicalEndpointProp) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointGetLimits, __cushim_slot_cuLogicalEndpointGetLimits), export c"cuLogicalEndpointGetLimits", name "cuLogicalEndpointGetLimits", proc c"cuLogicalEndpointGetLimits", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointGetLimits, export c"cuLogicalEndpointGetLimits", name "cuLogicalEndpointGetLimits", proc c"cuLogicalEndpointGetLimits", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointGetLimits];
     returns status, fallback [];
     aliases [];
@@ -9912,7 +9900,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointIdRelease(baseLeId: CUlogicalEndpointId, count: cuuint32_t) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointIdRelease, __cushim_slot_cuLogicalEndpointIdRelease), export c"cuLogicalEndpointIdRelease", name "cuLogicalEndpointIdRelease", proc c"cuLogicalEndpointIdRelease", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointIdRelease, export c"cuLogicalEndpointIdRelease", name "cuLogicalEndpointIdRelease", proc c"cuLogicalEndpointIdRelease", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointIdRelease];
     returns status, fallback [];
     aliases [];
@@ -9921,7 +9909,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointIdReserve(baseLeId: *mut CUlogicalEndpointId, count: cuuint32_t) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointIdReserve, __cushim_slot_cuLogicalEndpointIdReserve), export c"cuLogicalEndpointIdReserve", name "cuLogicalEndpointIdReserve", proc c"cuLogicalEndpointIdReserve", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointIdReserve, export c"cuLogicalEndpointIdReserve", name "cuLogicalEndpointIdReserve", proc c"cuLogicalEndpointIdReserve", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointIdReserve];
     returns status, fallback [];
     aliases [];
@@ -9930,7 +9918,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointImport(leId: CUlogicalEndpointId, handle: *const ::core::ffi::c_void, handleType: CUlogicalEndpointIpcHandleType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointImport, __cushim_slot_cuLogicalEndpointImport), export c"cuLogicalEndpointImport", name "cuLogicalEndpointImport", proc c"cuLogicalEndpointImport", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointImport, export c"cuLogicalEndpointImport", name "cuLogicalEndpointImport", proc c"cuLogicalEndpointImport", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointImport];
     returns status, fallback [];
     aliases [];
@@ -9939,7 +9927,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointQuery(leId: CUlogicalEndpointId, count: cuuint32_t, queryStatus: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointQuery, __cushim_slot_cuLogicalEndpointQuery), export c"cuLogicalEndpointQuery", name "cuLogicalEndpointQuery", proc c"cuLogicalEndpointQuery", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointQuery, export c"cuLogicalEndpointQuery", name "cuLogicalEndpointQuery", proc c"cuLogicalEndpointQuery", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointQuery];
     returns status, fallback [];
     aliases [];
@@ -9948,7 +9936,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogicalEndpointUnbind(leId: CUlogicalEndpointId, dev: CUdevice, offset: cuuint64_t, size: cuuint64_t) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogicalEndpointUnbind, __cushim_slot_cuLogicalEndpointUnbind), export c"cuLogicalEndpointUnbind", name "cuLogicalEndpointUnbind", proc c"cuLogicalEndpointUnbind", version 13030, since 0, per_thread [];
+    static __cushim_fn_cuLogicalEndpointUnbind, export c"cuLogicalEndpointUnbind", name "cuLogicalEndpointUnbind", proc c"cuLogicalEndpointUnbind", version 13030, since 0, per_thread [];
     link [cuLogicalEndpointUnbind];
     returns status, fallback [];
     aliases [];
@@ -9957,7 +9945,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogsCurrent(iterator_out: *mut CUlogIterator, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogsCurrent, __cushim_slot_cuLogsCurrent), export c"cuLogsCurrent", name "cuLogsCurrent", proc c"cuLogsCurrent", version 12090, since 0, per_thread [];
+    static __cushim_fn_cuLogsCurrent, export c"cuLogsCurrent", name "cuLogsCurrent", proc c"cuLogsCurrent", version 12090, since 0, per_thread [];
     link [cuLogsCurrent];
     returns status, fallback [];
     aliases [];
@@ -9966,7 +9954,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogsDumpToFile(iterator: *mut CUlogIterator, pathToFile: *const ::core::ffi::c_char, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogsDumpToFile, __cushim_slot_cuLogsDumpToFile), export c"cuLogsDumpToFile", name "cuLogsDumpToFile", proc c"cuLogsDumpToFile", version 12090, since 0, per_thread [];
+    static __cushim_fn_cuLogsDumpToFile, export c"cuLogsDumpToFile", name "cuLogsDumpToFile", proc c"cuLogsDumpToFile", version 12090, since 0, per_thread [];
     link [cuLogsDumpToFile];
     returns status, fallback [];
     aliases [];
@@ -9975,7 +9963,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogsDumpToMemory(iterator: *mut CUlogIterator, buffer: *mut ::core::ffi::c_char, size: *mut usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogsDumpToMemory, __cushim_slot_cuLogsDumpToMemory), export c"cuLogsDumpToMemory", name "cuLogsDumpToMemory", proc c"cuLogsDumpToMemory", version 12090, since 0, per_thread [];
+    static __cushim_fn_cuLogsDumpToMemory, export c"cuLogsDumpToMemory", name "cuLogsDumpToMemory", proc c"cuLogsDumpToMemory", version 12090, since 0, per_thread [];
     link [cuLogsDumpToMemory];
     returns status, fallback [];
     aliases [];
@@ -9984,7 +9972,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogsRegisterCallback(callbackFunc: CUlogsCallback, userData: *mut ::core::ffi::c_void, callback_out: *mut CUlogsCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogsRegisterCallback, __cushim_slot_cuLogsRegisterCallback), export c"cuLogsRegisterCallback", name "cuLogsRegisterCallback", proc c"cuLogsRegisterCallback", version 12090, since 0, per_thread [];
+    static __cushim_fn_cuLogsRegisterCallback, export c"cuLogsRegisterCallback", name "cuLogsRegisterCallback", proc c"cuLogsRegisterCallback", version 12090, since 0, per_thread [];
     link [cuLogsRegisterCallback];
     returns status, fallback [];
     aliases [];
@@ -9993,7 +9981,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuLogsUnregisterCallback(callback: CUlogsCallbackHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuLogsUnregisterCallback, __cushim_slot_cuLogsUnregisterCallback), export c"cuLogsUnregisterCallback", name "cuLogsUnregisterCallback", proc c"cuLogsUnregisterCallback", version 12090, since 0, per_thread [];
+    static __cushim_fn_cuLogsUnregisterCallback, export c"cuLogsUnregisterCallback", name "cuLogsUnregisterCallback", proc c"cuLogsUnregisterCallback", version 12090, since 0, per_thread [];
     link [cuLogsUnregisterCallback];
     returns status, fallback [];
     aliases [];
@@ -10002,7 +9990,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAddressFree(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAddressFree, __cushim_slot_cuMemAddressFree), export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemAddressFree, export c"cuMemAddressFree", name "cuMemAddressFree", proc c"cuMemAddressFree", version 10020, since 0, per_thread [];
     link [cuMemAddressFree];
     returns status, fallback [];
     aliases [];
@@ -10011,7 +9999,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAddressReserve(ptr: *mut CUdeviceptr, size: usize, alignment: usize, addr: CUdeviceptr, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAddressReserve, __cushim_slot_cuMemAddressReserve), export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemAddressReserve, export c"cuMemAddressReserve", name "cuMemAddressReserve", proc c"cuMemAddressReserve", version 10020, since 0, per_thread [];
     link [cuMemAddressReserve];
     returns status, fallback [];
     aliases [];
@@ -10020,7 +10008,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAdvise_v2(devPtr: CUdeviceptr, count: usize, advice: CUmem_advise, location: CUmemLocation) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAdvise_v2, __cushim_slot_cuMemAdvise_v2), export c"cuMemAdvise_v2", name "cuMemAdvise", proc c"cuMemAdvise", version 12020, since 0, per_thread [];
+    static __cushim_fn_cuMemAdvise_v2, export c"cuMemAdvise_v2", name "cuMemAdvise", proc c"cuMemAdvise", version 12020, since 0, per_thread [];
     link [cuMemAdvise_v2];
     returns status, fallback [];
     aliases [cuMemAdvise];
@@ -10029,7 +10017,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocAsync, __cushim_slot_cuMemAllocAsync), export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
+    static __cushim_fn_cuMemAllocAsync, export c"cuMemAllocAsync", name "cuMemAllocAsync", proc c"cuMemAllocAsync", version 11020, since 0, per_thread [c"cuMemAllocAsync_ptsz", 11020];
     link [cuMemAllocAsync, cuMemAllocAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10038,7 +10026,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, pool: CUmemoryPool, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocFromPoolAsync, __cushim_slot_cuMemAllocFromPoolAsync), export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
+    static __cushim_fn_cuMemAllocFromPoolAsync, export c"cuMemAllocFromPoolAsync", name "cuMemAllocFromPoolAsync", proc c"cuMemAllocFromPoolAsync", version 11020, since 0, per_thread [c"cuMemAllocFromPoolAsync_ptsz", 11020];
     link [cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10047,7 +10035,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocHost_v2(pp: *mut *mut ::core::ffi::c_void, bytesize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocHost_v2, __cushim_slot_cuMemAllocHost_v2), export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemAllocHost_v2, export c"cuMemAllocHost_v2", name "cuMemAllocHost", proc c"cuMemAllocHost", version 3020, since 0, per_thread [];
     link [cuMemAllocHost_v2];
     returns status, fallback [];
     aliases [cuMemAllocHost];
@@ -10056,7 +10044,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocManaged, __cushim_slot_cuMemAllocManaged), export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuMemAllocManaged, export c"cuMemAllocManaged", name "cuMemAllocManaged", proc c"cuMemAllocManaged", version 6000, since 0, per_thread [];
     link [cuMemAllocManaged];
     returns status, fallback [];
     aliases [];
@@ -10065,7 +10053,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAllocPitch_v2(dptr: *mut CUdeviceptr, pPitch: *mut usize, WidthInBytes: usize, Height: usize, ElementSizeBytes: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAllocPitch_v2, __cushim_slot_cuMemAllocPitch_v2), export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemAllocPitch_v2, export c"cuMemAllocPitch_v2", name "cuMemAllocPitch", proc c"cuMemAllocPitch", version 3020, since 0, per_thread [];
     link [cuMemAllocPitch_v2];
     returns status, fallback [];
     aliases [cuMemAllocPitch];
@@ -10074,7 +10062,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemAlloc_v2, __cushim_slot_cuMemAlloc_v2), export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemAlloc_v2, export c"cuMemAlloc_v2", name "cuMemAlloc", proc c"cuMemAlloc", version 3020, since 0, per_thread [];
     link [cuMemAlloc_v2];
     returns status, fallback [];
     aliases [cuMemAlloc];
@@ -10083,7 +10071,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemBatchDecompressAsync(paramsArray: *mut CUmemDecompressParams, count: usize, flags: ::core::ffi::c_uint, errorIndex: *mut usize, stream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemBatchDecompressAsync, __cushim_slot_cuMemBatchDecompressAsync), export c"cuMemBatchDecompressAsync", name "cuMemBatchDecompressAsync", proc c"cuMemBatchDecompressAsync", version 12060, since 0, per_thread [c"cuMemBatchDecompressAsync_ptsz", 12060];
+    static __cushim_fn_cuMemBatchDecompressAsync, export c"cuMemBatchDecompressAsync", name "cuMemBatchDecompressAsync", proc c"cuMemBatchDecompressAsync", version 12060, since 0, per_thread [c"cuMemBatchDecompressAsync_ptsz", 12060];
     link [cuMemBatchDecompressAsync, cuMemBatchDecompressAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10092,7 +10080,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemCreate(handle: *mut CUmemGenericAllocationHandle, size: usize, prop: *const CUmemAllocationProp, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemCreate, __cushim_slot_cuMemCreate), export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemCreate, export c"cuMemCreate", name "cuMemCreate", proc c"cuMemCreate", version 10020, since 0, per_thread [];
     link [cuMemCreate];
     returns status, fallback [];
     aliases [];
@@ -10101,7 +10089,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemDiscardAndPrefetchBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemDiscardAndPrefetchBatchAsync, __cushim_slot_cuMemDiscardAndPrefetchBatchAsync), export c"cuMemDiscardAndPrefetchBatchAsync", name "cuMemDiscardAndPrefetchBatchAsync", proc c"cuMemDiscardAndPrefetchBatchAsync", version 13000, since 0, per_thread [c"cuMemDiscardAndPrefetchBatchAsync_ptsz", 13000];
+    static __cushim_fn_cuMemDiscardAndPrefetchBatchAsync, export c"cuMemDiscardAndPrefetchBatchAsync", name "cuMemDiscardAndPrefetchBatchAsync", proc c"cuMemDiscardAndPrefetchBatchAsync", version 13000, since 0, per_thread [c"cuMemDiscardAndPrefetchBatchAsync_ptsz", 13000];
     link [cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10110,7 +10098,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemDiscardBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemDiscardBatchAsync, __cushim_slot_cuMemDiscardBatchAsync), export c"cuMemDiscardBatchAsync", name "cuMemDiscardBatchAsync", proc c"cuMemDiscardBatchAsync", version 13000, since 0, per_thread [c"cuMemDiscardBatchAsync_ptsz", 13000];
+    static __cushim_fn_cuMemDiscardBatchAsync, export c"cuMemDiscardBatchAsync", name "cuMemDiscardBatchAsync", proc c"cuMemDiscardBatchAsync", version 13000, since 0, per_thread [c"cuMemDiscardBatchAsync_ptsz", 13000];
     link [cuMemDiscardBatchAsync, cuMemDiscardBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10119,7 +10107,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemExportToShareableHandle(shareableHandle: *mut ::core::ffi::c_void, handle: CUmemGenericAllocationHandle, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemExportToShareableHandle, __cushim_slot_cuMemExportToShareableHandle), export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemExportToShareableHandle, export c"cuMemExportToShareableHandle", name "cuMemExportToShareableHandle", proc c"cuMemExportToShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemExportToShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -10128,7 +10116,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemFreeAsync(dptr: CUdeviceptr, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemFreeAsync, __cushim_slot_cuMemFreeAsync), export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
+    static __cushim_fn_cuMemFreeAsync, export c"cuMemFreeAsync", name "cuMemFreeAsync", proc c"cuMemFreeAsync", version 11020, since 0, per_thread [c"cuMemFreeAsync_ptsz", 11020];
     link [cuMemFreeAsync, cuMemFreeAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10137,7 +10125,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemFreeHost(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemFreeHost, __cushim_slot_cuMemFreeHost), export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuMemFreeHost, export c"cuMemFreeHost", name "cuMemFreeHost", proc c"cuMemFreeHost", version 2000, since 0, per_thread [];
     link [cuMemFreeHost];
     returns status, fallback [];
     aliases [];
@@ -10146,7 +10134,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemFree_v2, __cushim_slot_cuMemFree_v2), export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemFree_v2, export c"cuMemFree_v2", name "cuMemFree", proc c"cuMemFree", version 3020, since 0, per_thread [];
     link [cuMemFree_v2];
     returns status, fallback [];
     aliases [cuMemFree];
@@ -10155,7 +10143,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAccess(flags: *mut ::core::ffi::c_ulonglong, location: *const CUmemLocation, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAccess, __cushim_slot_cuMemGetAccess), export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAccess, export c"cuMemGetAccess", name "cuMemGetAccess", proc c"cuMemGetAccess", version 10020, since 0, per_thread [];
     link [cuMemGetAccess];
     returns status, fallback [];
     aliases [];
@@ -10164,7 +10152,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAddressRange_v2(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAddressRange_v2, __cushim_slot_cuMemGetAddressRange_v2), export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAddressRange_v2, export c"cuMemGetAddressRange_v2", name "cuMemGetAddressRange", proc c"cuMemGetAddressRange", version 3020, since 0, per_thread [];
     link [cuMemGetAddressRange_v2];
     returns status, fallback [];
     aliases [cuMemGetAddressRange];
@@ -10173,7 +10161,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAllocationGranularity(granularity: *mut usize, prop: *const CUmemAllocationProp, option: CUmemAllocationGranularity_flags) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAllocationGranularity, __cushim_slot_cuMemGetAllocationGranularity), export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAllocationGranularity, export c"cuMemGetAllocationGranularity", name "cuMemGetAllocationGranularity", proc c"cuMemGetAllocationGranularity", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationGranularity];
     returns status, fallback [];
     aliases [];
@@ -10182,7 +10170,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetAllocationPropertiesFromHandle(prop: *mut CUmemAllocationProp, handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetAllocationPropertiesFromHandle, __cushim_slot_cuMemGetAllocationPropertiesFromHandle), export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetAllocationPropertiesFromHandle, export c"cuMemGetAllocationPropertiesFromHandle", name "cuMemGetAllocationPropertiesFromHandle", proc c"cuMemGetAllocationPropertiesFromHandle", version 10020, since 0, per_thread [];
     link [cuMemGetAllocationPropertiesFromHandle];
     returns status, fallback [];
     aliases [];
@@ -10191,7 +10179,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetDefaultMemPool(pool_out: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetDefaultMemPool, __cushim_slot_cuMemGetDefaultMemPool), export c"cuMemGetDefaultMemPool", name "cuMemGetDefaultMemPool", proc c"cuMemGetDefaultMemPool", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuMemGetDefaultMemPool, export c"cuMemGetDefaultMemPool", name "cuMemGetDefaultMemPool", proc c"cuMemGetDefaultMemPool", version 13000, since 0, per_thread [];
     link [cuMemGetDefaultMemPool];
     returns status, fallback [];
     aliases [];
@@ -10200,7 +10188,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetHandleForAddressRange(handle: *mut ::core::ffi::c_void, dptr: CUdeviceptr, size: usize, handleType: CUmemRangeHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetHandleForAddressRange, __cushim_slot_cuMemGetHandleForAddressRange), export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuMemGetHandleForAddressRange, export c"cuMemGetHandleForAddressRange", name "cuMemGetHandleForAddressRange", proc c"cuMemGetHandleForAddressRange", version 11070, since 0, per_thread [];
     link [cuMemGetHandleForAddressRange];
     returns status, fallback [];
     aliases [];
@@ -10209,7 +10197,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetInfo_v2, __cushim_slot_cuMemGetInfo_v2), export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemGetInfo_v2, export c"cuMemGetInfo_v2", name "cuMemGetInfo", proc c"cuMemGetInfo", version 3020, since 0, per_thread [];
     link [cuMemGetInfo_v2];
     returns status, fallback [];
     aliases [cuMemGetInfo];
@@ -10218,7 +10206,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetLocationInfo(ptr: CUdeviceptr, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut CUmemLocation) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetLocationInfo, __cushim_slot_cuMemGetLocationInfo), export c"cuMemGetLocationInfo", name "cuMemGetLocationInfo", proc c"cuMemGetLocationInfo", version 13040, since 0, per_thread [];
+    static __cushim_fn_cuMemGetLocationInfo, export c"cuMemGetLocationInfo", name "cuMemGetLocationInfo", proc c"cuMemGetLocationInfo", version 13040, since 0, per_thread [];
     link [cuMemGetLocationInfo];
     returns status, fallback [];
     aliases [];
@@ -10227,7 +10215,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemGetMemPool(pool: *mut CUmemoryPool, location: *mut CUmemLocation, type_: CUmemAllocationType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemGetMemPool, __cushim_slot_cuMemGetMemPool), export c"cuMemGetMemPool", name "cuMemGetMemPool", proc c"cuMemGetMemPool", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuMemGetMemPool, export c"cuMemGetMemPool", name "cuMemGetMemPool", proc c"cuMemGetMemPool", version 13000, since 0, per_thread [];
     link [cuMemGetMemPool];
     returns status, fallback [];
     aliases [];
@@ -10236,7 +10224,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostAlloc(pp: *mut *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostAlloc, __cushim_slot_cuMemHostAlloc), export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuMemHostAlloc, export c"cuMemHostAlloc", name "cuMemHostAlloc", proc c"cuMemHostAlloc", version 2020, since 0, per_thread [];
     link [cuMemHostAlloc];
     returns status, fallback [];
     aliases [];
@@ -10245,7 +10233,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostGetDevicePointer_v2(pdptr: *mut CUdeviceptr, p: *mut ::core::ffi::c_void, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostGetDevicePointer_v2, __cushim_slot_cuMemHostGetDevicePointer_v2), export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuMemHostGetDevicePointer_v2, export c"cuMemHostGetDevicePointer_v2", name "cuMemHostGetDevicePointer", proc c"cuMemHostGetDevicePointer", version 3020, since 0, per_thread [];
     link [cuMemHostGetDevicePointer_v2];
     returns status, fallback [];
     aliases [cuMemHostGetDevicePointer];
@@ -10254,7 +10242,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostGetFlags(pFlags: *mut ::core::ffi::c_uint, p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostGetFlags, __cushim_slot_cuMemHostGetFlags), export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
+    static __cushim_fn_cuMemHostGetFlags, export c"cuMemHostGetFlags", name "cuMemHostGetFlags", proc c"cuMemHostGetFlags", version 2030, since 0, per_thread [];
     link [cuMemHostGetFlags];
     returns status, fallback [];
     aliases [];
@@ -10263,7 +10251,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostRegister_v2(p: *mut ::core::ffi::c_void, bytesize: usize, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostRegister_v2, __cushim_slot_cuMemHostRegister_v2), export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuMemHostRegister_v2, export c"cuMemHostRegister_v2", name "cuMemHostRegister", proc c"cuMemHostRegister", version 6050, since 0, per_thread [];
     link [cuMemHostRegister_v2];
     returns status, fallback [];
     aliases [cuMemHostRegister];
@@ -10272,7 +10260,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemHostUnregister(p: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemHostUnregister, __cushim_slot_cuMemHostUnregister), export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuMemHostUnregister, export c"cuMemHostUnregister", name "cuMemHostUnregister", proc c"cuMemHostUnregister", version 4000, since 0, per_thread [];
     link [cuMemHostUnregister];
     returns status, fallback [];
     aliases [];
@@ -10281,7 +10269,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemImportFromShareableHandle(handle: *mut CUmemGenericAllocationHandle, osHandle: *mut ::core::ffi::c_void, shHandleType: CUmemAllocationHandleType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemImportFromShareableHandle, __cushim_slot_cuMemImportFromShareableHandle), export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemImportFromShareableHandle, export c"cuMemImportFromShareableHandle", name "cuMemImportFromShareableHandle", proc c"cuMemImportFromShareableHandle", version 10020, since 0, per_thread [];
     link [cuMemImportFromShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -10290,7 +10278,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemMap(ptr: CUdeviceptr, size: usize, offset: usize, handle: CUmemGenericAllocationHandle, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemMap, __cushim_slot_cuMemMap), export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemMap, export c"cuMemMap", name "cuMemMap", proc c"cuMemMap", version 10020, since 0, per_thread [];
     link [cuMemMap];
     returns status, fallback [];
     aliases [];
@@ -10299,7 +10287,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemMapArrayAsync(mapInfoList: *mut CUarrayMapInfo, count: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemMapArrayAsync, __cushim_slot_cuMemMapArrayAsync), export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
+    static __cushim_fn_cuMemMapArrayAsync, export c"cuMemMapArrayAsync", name "cuMemMapArrayAsync", proc c"cuMemMapArrayAsync", version 11010, since 0, per_thread [c"cuMemMapArrayAsync_ptsz", 11010];
     link [cuMemMapArrayAsync, cuMemMapArrayAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10308,7 +10296,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolCreate(pool: *mut CUmemoryPool, poolProps: *const CUmemPoolProps) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolCreate, __cushim_slot_cuMemPoolCreate), export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolCreate, export c"cuMemPoolCreate", name "cuMemPoolCreate", proc c"cuMemPoolCreate", version 11020, since 0, per_thread [];
     link [cuMemPoolCreate];
     returns status, fallback [];
     aliases [];
@@ -10317,7 +10305,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolDestroy(pool: CUmemoryPool) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolDestroy, __cushim_slot_cuMemPoolDestroy), export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolDestroy, export c"cuMemPoolDestroy", name "cuMemPoolDestroy", proc c"cuMemPoolDestroy", version 11020, since 0, per_thread [];
     link [cuMemPoolDestroy];
     returns status, fallback [];
     aliases [];
@@ -10326,7 +10314,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolExportPointer(shareData_out: *mut CUmemPoolPtrExportData, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolExportPointer, __cushim_slot_cuMemPoolExportPointer), export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolExportPointer, export c"cuMemPoolExportPointer", name "cuMemPoolExportPointer", proc c"cuMemPoolExportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolExportPointer];
     returns status, fallback [];
     aliases [];
@@ -10335,7 +10323,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolExportToShareableHandle(handle_out: *mut ::core::ffi::c_void, pool: CUmemoryPool, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolExportToShareableHandle, __cushim_slot_cuMemPoolExportToShareableHandle), export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolExportToShareableHandle, export c"cuMemPoolExportToShareableHandle", name "cuMemPoolExportToShareableHandle", proc c"cuMemPoolExportToShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolExportToShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -10344,7 +10332,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolGetAccess(flags: *mut CUmemAccess_flags, memPool: CUmemoryPool, location: *mut CUmemLocation) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolGetAccess, __cushim_slot_cuMemPoolGetAccess), export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolGetAccess, export c"cuMemPoolGetAccess", name "cuMemPoolGetAccess", proc c"cuMemPoolGetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAccess];
     returns status, fallback [];
     aliases [];
@@ -10353,7 +10341,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolGetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolGetAttribute, __cushim_slot_cuMemPoolGetAttribute), export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolGetAttribute, export c"cuMemPoolGetAttribute", name "cuMemPoolGetAttribute", proc c"cuMemPoolGetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -10362,7 +10350,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolImportFromShareableHandle(pool_out: *mut CUmemoryPool, handle: *mut ::core::ffi::c_void, handleType: CUmemAllocationHandleType, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolImportFromShareableHandle, __cushim_slot_cuMemPoolImportFromShareableHandle), export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolImportFromShareableHandle, export c"cuMemPoolImportFromShareableHandle", name "cuMemPoolImportFromShareableHandle", proc c"cuMemPoolImportFromShareableHandle", version 11020, since 0, per_thread [];
     link [cuMemPoolImportFromShareableHandle];
     returns status, fallback [];
     aliases [];
@@ -10371,7 +10359,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolImportPointer(ptr_out: *mut CUdeviceptr, pool: CUmemoryPool, shareData: *mut CUmemPoolPtrExportData) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolImportPointer, __cushim_slot_cuMemPoolImportPointer), export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolImportPointer, export c"cuMemPoolImportPointer", name "cuMemPoolImportPointer", proc c"cuMemPoolImportPointer", version 11020, since 0, per_thread [];
     link [cuMemPoolImportPointer];
     returns status, fallback [];
     aliases [];
@@ -10380,7 +10368,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolSetAccess(pool: CUmemoryPool, map: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolSetAccess, __cushim_slot_cuMemPoolSetAccess), export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolSetAccess, export c"cuMemPoolSetAccess", name "cuMemPoolSetAccess", proc c"cuMemPoolSetAccess", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAccess];
     returns status, fallback [];
     aliases [];
@@ -10389,7 +10377,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolSetAttribute(pool: CUmemoryPool, attr: CUmemPool_attribute, value: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolSetAttribute, __cushim_slot_cuMemPoolSetAttribute), export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolSetAttribute, export c"cuMemPoolSetAttribute", name "cuMemPoolSetAttribute", proc c"cuMemPoolSetAttribute", version 11020, since 0, per_thread [];
     link [cuMemPoolSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -10398,7 +10386,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPoolTrimTo(pool: CUmemoryPool, minBytesToKeep: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPoolTrimTo, __cushim_slot_cuMemPoolTrimTo), export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
+    static __cushim_fn_cuMemPoolTrimTo, export c"cuMemPoolTrimTo", name "cuMemPoolTrimTo", proc c"cuMemPoolTrimTo", version 11020, since 0, per_thread [];
     link [cuMemPoolTrimTo];
     returns status, fallback [];
     aliases [];
@@ -10407,7 +10395,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPrefetchAsync_v2(devPtr: CUdeviceptr, count: usize, location: CUmemLocation, flags: ::core::ffi::c_uint, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPrefetchAsync_v2, __cushim_slot_cuMemPrefetchAsync_v2), export c"cuMemPrefetchAsync_v2", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 12020, since 0, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
+    static __cushim_fn_cuMemPrefetchAsync_v2, export c"cuMemPrefetchAsync_v2", name "cuMemPrefetchAsync", proc c"cuMemPrefetchAsync", version 12020, since 0, per_thread [c"cuMemPrefetchAsync_v2_ptsz", 12020];
     link [cuMemPrefetchAsync_v2, cuMemPrefetchAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemPrefetchAsync];
@@ -10416,7 +10404,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemPrefetchBatchAsync(dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, prefetchLocs: *mut CUmemLocation, prefetchLocIdxs: *mut usize, numPrefetchLocs: usize, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemPrefetchBatchAsync, __cushim_slot_cuMemPrefetchBatchAsync), export c"cuMemPrefetchBatchAsync", name "cuMemPrefetchBatchAsync", proc c"cuMemPrefetchBatchAsync", version 13000, since 0, per_thread [c"cuMemPrefetchBatchAsync_ptsz", 13000];
+    static __cushim_fn_cuMemPrefetchBatchAsync, export c"cuMemPrefetchBatchAsync", name "cuMemPrefetchBatchAsync", proc c"cuMemPrefetchBatchAsync", version 13000, since 0, per_thread [c"cuMemPrefetchBatchAsync_ptsz", 13000];
     link [cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10425,7 +10413,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRangeGetAttribute(data: *mut ::core::ffi::c_void, dataSize: usize, attribute: CUmem_range_attribute, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRangeGetAttribute, __cushim_slot_cuMemRangeGetAttribute), export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuMemRangeGetAttribute, export c"cuMemRangeGetAttribute", name "cuMemRangeGetAttribute", proc c"cuMemRangeGetAttribute", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -10434,7 +10422,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRangeGetAttributes(data: *mut *mut ::core::ffi::c_void, dataSizes: *mut usize, attributes: *mut CUmem_range_attribute, numAttributes: usize, devPtr: CUdeviceptr, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRangeGetAttributes, __cushim_slot_cuMemRangeGetAttributes), export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuMemRangeGetAttributes, export c"cuMemRangeGetAttributes", name "cuMemRangeGetAttributes", proc c"cuMemRangeGetAttributes", version 8000, since 0, per_thread [];
     link [cuMemRangeGetAttributes];
     returns status, fallback [];
     aliases [];
@@ -10443,7 +10431,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRelease(handle: CUmemGenericAllocationHandle) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRelease, __cushim_slot_cuMemRelease), export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemRelease, export c"cuMemRelease", name "cuMemRelease", proc c"cuMemRelease", version 10020, since 0, per_thread [];
     link [cuMemRelease];
     returns status, fallback [];
     aliases [];
@@ -10452,7 +10440,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemRetainAllocationHandle(handle: *mut CUmemGenericAllocationHandle, addr: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemRetainAllocationHandle, __cushim_slot_cuMemRetainAllocationHandle), export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
+    static __cushim_fn_cuMemRetainAllocationHandle, export c"cuMemRetainAllocationHandle", name "cuMemRetainAllocationHandle", proc c"cuMemRetainAllocationHandle", version 11000, since 0, per_thread [];
     link [cuMemRetainAllocationHandle];
     returns status, fallback [];
     aliases [];
@@ -10461,7 +10449,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemSetAccess(ptr: CUdeviceptr, size: usize, desc: *const CUmemAccessDesc, count: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemSetAccess, __cushim_slot_cuMemSetAccess), export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemSetAccess, export c"cuMemSetAccess", name "cuMemSetAccess", proc c"cuMemSetAccess", version 10020, since 0, per_thread [];
     link [cuMemSetAccess];
     returns status, fallback [];
     aliases [];
@@ -10470,7 +10458,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemSetMemPool(location: *mut CUmemLocation, type_: CUmemAllocationType, pool: CUmemoryPool) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemSetMemPool, __cushim_slot_cuMemSetMemPool), export c"cuMemSetMemPool", name "cuMemSetMemPool", proc c"cuMemSetMemPool", version 13000, since 0, per_thread [];
+    static __cushim_fn_cuMemSetMemPool, export c"cuMemSetMemPool", name "cuMemSetMemPool", proc c"cuMemSetMemPool", version 13000, since 0, per_thread [];
     link [cuMemSetMemPool];
     returns status, fallback [];
     aliases [];
@@ -10479,7 +10467,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemUnmap(ptr: CUdeviceptr, size: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemUnmap, __cushim_slot_cuMemUnmap), export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuMemUnmap, export c"cuMemUnmap", name "cuMemUnmap", proc c"cuMemUnmap", version 10020, since 0, per_thread [];
     link [cuMemUnmap];
     returns status, fallback [];
     aliases [];
@@ -10488,7 +10476,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy, __cushim_slot_cuMemcpy), export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
+    static __cushim_fn_cuMemcpy, export c"cuMemcpy", name "cuMemcpy", proc c"cuMemcpy", version 4000, since 0, per_thread [c"cuMemcpy_ptds", 7000];
     link [cuMemcpy, cuMemcpy_ptds];
     returns status, fallback [];
     aliases [];
@@ -10497,7 +10485,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy2DAsync_v2(pCopy: *const CUDA_MEMCPY2D, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy2DAsync_v2, __cushim_slot_cuMemcpy2DAsync_v2), export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpy2DAsync_v2, export c"cuMemcpy2DAsync_v2", name "cuMemcpy2DAsync", proc c"cuMemcpy2DAsync", version 3020, since 0, per_thread [c"cuMemcpy2DAsync_v2_ptsz", 7000];
     link [cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpy2DAsync];
@@ -10506,7 +10494,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy2DUnaligned_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy2DUnaligned_v2, __cushim_slot_cuMemcpy2DUnaligned_v2), export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpy2DUnaligned_v2, export c"cuMemcpy2DUnaligned_v2", name "cuMemcpy2DUnaligned", proc c"cuMemcpy2DUnaligned", version 3020, since 0, per_thread [c"cuMemcpy2DUnaligned_v2_ptds", 7000];
     link [cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpy2DUnaligned];
@@ -10515,7 +10503,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy2D_v2(pCopy: *const CUDA_MEMCPY2D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy2D_v2, __cushim_slot_cuMemcpy2D_v2), export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpy2D_v2, export c"cuMemcpy2D_v2", name "cuMemcpy2D", proc c"cuMemcpy2D", version 3020, since 0, per_thread [c"cuMemcpy2D_v2_ptds", 7000];
     link [cuMemcpy2D_v2, cuMemcpy2D_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpy2D];
@@ -10524,7 +10512,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DAsync_v2(pCopy: *const CUDA_MEMCPY3D, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DAsync_v2, __cushim_slot_cuMemcpy3DAsync_v2), export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpy3DAsync_v2, export c"cuMemcpy3DAsync_v2", name "cuMemcpy3DAsync", proc c"cuMemcpy3DAsync", version 3020, since 0, per_thread [c"cuMemcpy3DAsync_v2_ptsz", 7000];
     link [cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpy3DAsync];
@@ -10533,7 +10521,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DBatchAsync_v2(numOps: usize, opList: *mut CUDA_MEMCPY3D_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DBatchAsync_v2, __cushim_slot_cuMemcpy3DBatchAsync_v2), export c"cuMemcpy3DBatchAsync_v2", name "cuMemcpy3DBatchAsync", proc c"cuMemcpy3DBatchAsync", version 13000, since 0, per_thread [c"cuMemcpy3DBatchAsync_v2_ptsz", 13000];
+    static __cushim_fn_cuMemcpy3DBatchAsync_v2, export c"cuMemcpy3DBatchAsync_v2", name "cuMemcpy3DBatchAsync", proc c"cuMemcpy3DBatchAsync", version 13000, since 0, per_thread [c"cuMemcpy3DBatchAsync_v2_ptsz", 13000];
     link [cuMemcpy3DBatchAsync_v2, cuMemcpy3DBatchAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpy3DBatchAsync];
@@ -10542,7 +10530,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DPeer(pCopy: *const CUDA_MEMCPY3D_PEER) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DPeer, __cushim_slot_cuMemcpy3DPeer), export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
+    static __cushim_fn_cuMemcpy3DPeer, export c"cuMemcpy3DPeer", name "cuMemcpy3DPeer", proc c"cuMemcpy3DPeer", version 4000, since 0, per_thread [c"cuMemcpy3DPeer_ptds", 7000];
     link [cuMemcpy3DPeer, cuMemcpy3DPeer_ptds];
     returns status, fallback [];
     aliases [];
@@ -10551,7 +10539,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DPeerAsync(pCopy: *const CUDA_MEMCPY3D_PEER, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DPeerAsync, __cushim_slot_cuMemcpy3DPeerAsync), export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
+    static __cushim_fn_cuMemcpy3DPeerAsync, export c"cuMemcpy3DPeerAsync", name "cuMemcpy3DPeerAsync", proc c"cuMemcpy3DPeerAsync", version 4000, since 0, per_thread [c"cuMemcpy3DPeerAsync_ptsz", 7000];
     link [cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10560,7 +10548,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3DWithAttributesAsync(op: *mut CUDA_MEMCPY3D_BATCH_OP, flags: ::core::ffi::c_ulonglong, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3DWithAttributesAsync, __cushim_slot_cuMemcpy3DWithAttributesAsync), export c"cuMemcpy3DWithAttributesAsync", name "cuMemcpy3DWithAttributesAsync", proc c"cuMemcpy3DWithAttributesAsync", version 13020, since 0, per_thread [c"cuMemcpy3DWithAttributesAsync_ptsz", 13020];
+    static __cushim_fn_cuMemcpy3DWithAttributesAsync, export c"cuMemcpy3DWithAttributesAsync", name "cuMemcpy3DWithAttributesAsync", proc c"cuMemcpy3DWithAttributesAsync", version 13020, since 0, per_thread [c"cuMemcpy3DWithAttributesAsync_ptsz", 13020];
     link [cuMemcpy3DWithAttributesAsync, cuMemcpy3DWithAttributesAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10569,7 +10557,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpy3D_v2(pCopy: *const CUDA_MEMCPY3D) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpy3D_v2, __cushim_slot_cuMemcpy3D_v2), export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpy3D_v2, export c"cuMemcpy3D_v2", name "cuMemcpy3D", proc c"cuMemcpy3D", version 3020, since 0, per_thread [c"cuMemcpy3D_v2_ptds", 7000];
     link [cuMemcpy3D_v2, cuMemcpy3D_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpy3D];
@@ -10578,7 +10566,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAsync, __cushim_slot_cuMemcpyAsync), export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
+    static __cushim_fn_cuMemcpyAsync, export c"cuMemcpyAsync", name "cuMemcpyAsync", proc c"cuMemcpyAsync", version 4000, since 0, per_thread [c"cuMemcpyAsync_ptsz", 7000];
     link [cuMemcpyAsync, cuMemcpyAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10587,7 +10575,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoA_v2(dstArray: CUarray, dstOffset: usize, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoA_v2, __cushim_slot_cuMemcpyAtoA_v2), export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyAtoA_v2, export c"cuMemcpyAtoA_v2", name "cuMemcpyAtoA", proc c"cuMemcpyAtoA", version 3020, since 0, per_thread [c"cuMemcpyAtoA_v2_ptds", 7000];
     link [cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyAtoA];
@@ -10596,7 +10584,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoD_v2(dstDevice: CUdeviceptr, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoD_v2, __cushim_slot_cuMemcpyAtoD_v2), export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyAtoD_v2, export c"cuMemcpyAtoD_v2", name "cuMemcpyAtoD", proc c"cuMemcpyAtoD", version 3020, since 0, per_thread [c"cuMemcpyAtoD_v2_ptds", 7000];
     link [cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyAtoD];
@@ -10605,7 +10593,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoHAsync_v2, __cushim_slot_cuMemcpyAtoHAsync_v2), export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyAtoHAsync_v2, export c"cuMemcpyAtoHAsync_v2", name "cuMemcpyAtoHAsync", proc c"cuMemcpyAtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyAtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyAtoHAsync];
@@ -10614,7 +10602,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyAtoH_v2(dstHost: *mut ::core::ffi::c_void, srcArray: CUarray, srcOffset: usize, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyAtoH_v2, __cushim_slot_cuMemcpyAtoH_v2), export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyAtoH_v2, export c"cuMemcpyAtoH_v2", name "cuMemcpyAtoH", proc c"cuMemcpyAtoH", version 3020, since 0, per_thread [c"cuMemcpyAtoH_v2_ptds", 7000];
     link [cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyAtoH];
@@ -10623,7 +10611,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyBatchAsync_v2(dsts: *mut CUdeviceptr, srcs: *mut CUdeviceptr, sizes: *mut usize, count: usize, attrs: *mut CUmemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyBatchAsync_v2, __cushim_slot_cuMemcpyBatchAsync_v2), export c"cuMemcpyBatchAsync_v2", name "cuMemcpyBatchAsync", proc c"cuMemcpyBatchAsync", version 13000, since 0, per_thread [c"cuMemcpyBatchAsync_v2_ptsz", 13000];
+    static __cushim_fn_cuMemcpyBatchAsync_v2, export c"cuMemcpyBatchAsync_v2", name "cuMemcpyBatchAsync", proc c"cuMemcpyBatchAsync", version 13000, since 0, per_thread [c"cuMemcpyBatchAsync_v2_ptsz", 13000];
     link [cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyBatchAsync];
@@ -10632,7 +10620,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoA_v2(dstArray: CUarray, dstOffset: usize, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoA_v2, __cushim_slot_cuMemcpyDtoA_v2), export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyDtoA_v2, export c"cuMemcpyDtoA_v2", name "cuMemcpyDtoA", proc c"cuMemcpyDtoA", version 3020, since 0, per_thread [c"cuMemcpyDtoA_v2_ptds", 7000];
     link [cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyDtoA];
@@ -10641,7 +10629,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoDAsync_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoDAsync_v2, __cushim_slot_cuMemcpyDtoDAsync_v2), export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyDtoDAsync_v2, export c"cuMemcpyDtoDAsync_v2", name "cuMemcpyDtoDAsync", proc c"cuMemcpyDtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyDtoDAsync];
@@ -10650,7 +10638,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoD_v2(dstDevice: CUdeviceptr, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoD_v2, __cushim_slot_cuMemcpyDtoD_v2), export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyDtoD_v2, export c"cuMemcpyDtoD_v2", name "cuMemcpyDtoD", proc c"cuMemcpyDtoD", version 3020, since 0, per_thread [c"cuMemcpyDtoD_v2_ptds", 7000];
     link [cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyDtoD];
@@ -10659,7 +10647,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoHAsync_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoHAsync_v2, __cushim_slot_cuMemcpyDtoHAsync_v2), export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyDtoHAsync_v2, export c"cuMemcpyDtoHAsync_v2", name "cuMemcpyDtoHAsync", proc c"cuMemcpyDtoHAsync", version 3020, since 0, per_thread [c"cuMemcpyDtoHAsync_v2_ptsz", 7000];
     link [cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyDtoHAsync];
@@ -10668,7 +10656,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyDtoH_v2(dstHost: *mut ::core::ffi::c_void, srcDevice: CUdeviceptr, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyDtoH_v2, __cushim_slot_cuMemcpyDtoH_v2), export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyDtoH_v2, export c"cuMemcpyDtoH_v2", name "cuMemcpyDtoH", proc c"cuMemcpyDtoH", version 3020, since 0, per_thread [c"cuMemcpyDtoH_v2_ptds", 7000];
     link [cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyDtoH];
@@ -10677,7 +10665,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoAAsync_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoAAsync_v2, __cushim_slot_cuMemcpyHtoAAsync_v2), export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyHtoAAsync_v2, export c"cuMemcpyHtoAAsync_v2", name "cuMemcpyHtoAAsync", proc c"cuMemcpyHtoAAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoAAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyHtoAAsync];
@@ -10686,7 +10674,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoA_v2(dstArray: CUarray, dstOffset: usize, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoA_v2, __cushim_slot_cuMemcpyHtoA_v2), export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyHtoA_v2, export c"cuMemcpyHtoA_v2", name "cuMemcpyHtoA", proc c"cuMemcpyHtoA", version 3020, since 0, per_thread [c"cuMemcpyHtoA_v2_ptds", 7000];
     link [cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyHtoA];
@@ -10695,7 +10683,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoDAsync_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoDAsync_v2, __cushim_slot_cuMemcpyHtoDAsync_v2), export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
+    static __cushim_fn_cuMemcpyHtoDAsync_v2, export c"cuMemcpyHtoDAsync_v2", name "cuMemcpyHtoDAsync", proc c"cuMemcpyHtoDAsync", version 3020, since 0, per_thread [c"cuMemcpyHtoDAsync_v2_ptsz", 7000];
     link [cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz];
     returns status, fallback [];
     aliases [cuMemcpyHtoDAsync];
@@ -10704,7 +10692,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyHtoD_v2(dstDevice: CUdeviceptr, srcHost: *const ::core::ffi::c_void, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyHtoD_v2, __cushim_slot_cuMemcpyHtoD_v2), export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
+    static __cushim_fn_cuMemcpyHtoD_v2, export c"cuMemcpyHtoD_v2", name "cuMemcpyHtoD", proc c"cuMemcpyHtoD", version 3020, since 0, per_thread [c"cuMemcpyHtoD_v2_ptds", 7000];
     link [cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds];
     returns status, fallback [];
     aliases [cuMemcpyHtoD];
@@ -10713,7 +10701,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyPeer(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyPeer, __cushim_slot_cuMemcpyPeer), export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
+    static __cushim_fn_cuMemcpyPeer, export c"cuMemcpyPeer", name "cuMemcpyPeer", proc c"cuMemcpyPeer", version 4000, since 0, per_thread [c"cuMemcpyPeer_ptds", 7000];
     link [cuMemcpyPeer, cuMemcpyPeer_ptds];
     returns status, fallback [];
     aliases [];
@@ -10722,7 +10710,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyPeerAsync(dstDevice: CUdeviceptr, dstContext: CUcontext, srcDevice: CUdeviceptr, srcContext: CUcontext, ByteCount: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyPeerAsync, __cushim_slot_cuMemcpyPeerAsync), export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
+    static __cushim_fn_cuMemcpyPeerAsync, export c"cuMemcpyPeerAsync", name "cuMemcpyPeerAsync", proc c"cuMemcpyPeerAsync", version 4000, since 0, per_thread [c"cuMemcpyPeerAsync_ptsz", 7000];
     link [cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10731,7 +10719,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemcpyWithAttributesAsync(dst: CUdeviceptr, src: CUdeviceptr, size: usize, attr: *mut CUmemcpyAttributes, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemcpyWithAttributesAsync, __cushim_slot_cuMemcpyWithAttributesAsync), export c"cuMemcpyWithAttributesAsync", name "cuMemcpyWithAttributesAsync", proc c"cuMemcpyWithAttributesAsync", version 13020, since 0, per_thread [c"cuMemcpyWithAttributesAsync_ptsz", 13020];
+    static __cushim_fn_cuMemcpyWithAttributesAsync, export c"cuMemcpyWithAttributesAsync", name "cuMemcpyWithAttributesAsync", proc c"cuMemcpyWithAttributesAsync", version 13020, since 0, per_thread [c"cuMemcpyWithAttributesAsync_ptsz", 13020];
     link [cuMemcpyWithAttributesAsync, cuMemcpyWithAttributesAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10740,7 +10728,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD16Async(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD16Async, __cushim_slot_cuMemsetD16Async), export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD16Async, export c"cuMemsetD16Async", name "cuMemsetD16Async", proc c"cuMemsetD16Async", version 3020, since 0, per_thread [c"cuMemsetD16Async_ptsz", 7000];
     link [cuMemsetD16Async, cuMemsetD16Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10749,7 +10737,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD16_v2(dstDevice: CUdeviceptr, us: ::core::ffi::c_ushort, N: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD16_v2, __cushim_slot_cuMemsetD16_v2), export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD16_v2, export c"cuMemsetD16_v2", name "cuMemsetD16", proc c"cuMemsetD16", version 3020, since 0, per_thread [c"cuMemsetD16_v2_ptds", 7000];
     link [cuMemsetD16_v2, cuMemsetD16_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD16];
@@ -10758,7 +10746,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D16Async(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D16Async, __cushim_slot_cuMemsetD2D16Async), export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD2D16Async, export c"cuMemsetD2D16Async", name "cuMemsetD2D16Async", proc c"cuMemsetD2D16Async", version 3020, since 0, per_thread [c"cuMemsetD2D16Async_ptsz", 7000];
     link [cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10767,7 +10755,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D16_v2(dstDevice: CUdeviceptr, dstPitch: usize, us: ::core::ffi::c_ushort, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D16_v2, __cushim_slot_cuMemsetD2D16_v2), export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD2D16_v2, export c"cuMemsetD2D16_v2", name "cuMemsetD2D16", proc c"cuMemsetD2D16", version 3020, since 0, per_thread [c"cuMemsetD2D16_v2_ptds", 7000];
     link [cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD2D16];
@@ -10776,7 +10764,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D32Async(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D32Async, __cushim_slot_cuMemsetD2D32Async), export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD2D32Async, export c"cuMemsetD2D32Async", name "cuMemsetD2D32Async", proc c"cuMemsetD2D32Async", version 3020, since 0, per_thread [c"cuMemsetD2D32Async_ptsz", 7000];
     link [cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10785,7 +10773,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D32_v2(dstDevice: CUdeviceptr, dstPitch: usize, ui: ::core::ffi::c_uint, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D32_v2, __cushim_slot_cuMemsetD2D32_v2), export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD2D32_v2, export c"cuMemsetD2D32_v2", name "cuMemsetD2D32", proc c"cuMemsetD2D32", version 3020, since 0, per_thread [c"cuMemsetD2D32_v2_ptds", 7000];
     link [cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD2D32];
@@ -10794,7 +10782,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D8Async(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D8Async, __cushim_slot_cuMemsetD2D8Async), export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD2D8Async, export c"cuMemsetD2D8Async", name "cuMemsetD2D8Async", proc c"cuMemsetD2D8Async", version 3020, since 0, per_thread [c"cuMemsetD2D8Async_ptsz", 7000];
     link [cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10803,7 +10791,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD2D8_v2(dstDevice: CUdeviceptr, dstPitch: usize, uc: ::core::ffi::c_uchar, Width: usize, Height: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD2D8_v2, __cushim_slot_cuMemsetD2D8_v2), export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD2D8_v2, export c"cuMemsetD2D8_v2", name "cuMemsetD2D8", proc c"cuMemsetD2D8", version 3020, since 0, per_thread [c"cuMemsetD2D8_v2_ptds", 7000];
     link [cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD2D8];
@@ -10812,7 +10800,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD32Async(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD32Async, __cushim_slot_cuMemsetD32Async), export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD32Async, export c"cuMemsetD32Async", name "cuMemsetD32Async", proc c"cuMemsetD32Async", version 3020, since 0, per_thread [c"cuMemsetD32Async_ptsz", 7000];
     link [cuMemsetD32Async, cuMemsetD32Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10821,7 +10809,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD32_v2(dstDevice: CUdeviceptr, ui: ::core::ffi::c_uint, N: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD32_v2, __cushim_slot_cuMemsetD32_v2), export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD32_v2, export c"cuMemsetD32_v2", name "cuMemsetD32", proc c"cuMemsetD32", version 3020, since 0, per_thread [c"cuMemsetD32_v2_ptds", 7000];
     link [cuMemsetD32_v2, cuMemsetD32_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD32];
@@ -10830,7 +10818,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD8Async(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize, hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD8Async, __cushim_slot_cuMemsetD8Async), export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
+    static __cushim_fn_cuMemsetD8Async, export c"cuMemsetD8Async", name "cuMemsetD8Async", proc c"cuMemsetD8Async", version 3020, since 0, per_thread [c"cuMemsetD8Async_ptsz", 7000];
     link [cuMemsetD8Async, cuMemsetD8Async_ptsz];
     returns status, fallback [];
     aliases [];
@@ -10839,7 +10827,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMemsetD8_v2(dstDevice: CUdeviceptr, uc: ::core::ffi::c_uchar, N: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMemsetD8_v2, __cushim_slot_cuMemsetD8_v2), export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
+    static __cushim_fn_cuMemsetD8_v2, export c"cuMemsetD8_v2", name "cuMemsetD8", proc c"cuMemsetD8", version 3020, since 0, per_thread [c"cuMemsetD8_v2_ptds", 7000];
     link [cuMemsetD8_v2, cuMemsetD8_v2_ptds];
     returns status, fallback [];
     aliases [cuMemsetD8];
@@ -10848,7 +10836,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayCreate(pHandle: *mut CUmipmappedArray, pMipmappedArrayDesc: *const CUDA_ARRAY3D_DESCRIPTOR, numMipmapLevels: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayCreate, __cushim_slot_cuMipmappedArrayCreate), export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayCreate, export c"cuMipmappedArrayCreate", name "cuMipmappedArrayCreate", proc c"cuMipmappedArrayCreate", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayCreate];
     returns status, fallback [];
     aliases [];
@@ -10857,7 +10845,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayDestroy(hMipmappedArray: CUmipmappedArray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayDestroy, __cushim_slot_cuMipmappedArrayDestroy), export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayDestroy, export c"cuMipmappedArrayDestroy", name "cuMipmappedArrayDestroy", proc c"cuMipmappedArrayDestroy", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayDestroy];
     returns status, fallback [];
     aliases [];
@@ -10866,7 +10854,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayGetLevel(pLevelArray: *mut CUarray, hMipmappedArray: CUmipmappedArray, level: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayGetLevel, __cushim_slot_cuMipmappedArrayGetLevel), export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayGetLevel, export c"cuMipmappedArrayGetLevel", name "cuMipmappedArrayGetLevel", proc c"cuMipmappedArrayGetLevel", version 5000, since 0, per_thread [];
     link [cuMipmappedArrayGetLevel];
     returns status, fallback [];
     aliases [];
@@ -10875,7 +10863,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut CUDA_ARRAY_MEMORY_REQUIREMENTS, mipmap: CUmipmappedArray, device: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayGetMemoryRequirements, __cushim_slot_cuMipmappedArrayGetMemoryRequirements), export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayGetMemoryRequirements, export c"cuMipmappedArrayGetMemoryRequirements", name "cuMipmappedArrayGetMemoryRequirements", proc c"cuMipmappedArrayGetMemoryRequirements", version 11060, since 0, per_thread [];
     link [cuMipmappedArrayGetMemoryRequirements];
     returns status, fallback [];
     aliases [];
@@ -10884,7 +10872,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMipmappedArrayGetSparseProperties(sparseProperties: *mut CUDA_ARRAY_SPARSE_PROPERTIES, mipmap: CUmipmappedArray) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMipmappedArrayGetSparseProperties, __cushim_slot_cuMipmappedArrayGetSparseProperties), export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
+    static __cushim_fn_cuMipmappedArrayGetSparseProperties, export c"cuMipmappedArrayGetSparseProperties", name "cuMipmappedArrayGetSparseProperties", proc c"cuMipmappedArrayGetSparseProperties", version 11010, since 0, per_thread [];
     link [cuMipmappedArrayGetSparseProperties];
     returns status, fallback [];
     aliases [];
@@ -10893,7 +10881,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleEnumerateFunctions(functions: *mut CUfunction, numFunctions: ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleEnumerateFunctions, __cushim_slot_cuModuleEnumerateFunctions), export c"cuModuleEnumerateFunctions", name "cuModuleEnumerateFunctions", proc c"cuModuleEnumerateFunctions", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuModuleEnumerateFunctions, export c"cuModuleEnumerateFunctions", name "cuModuleEnumerateFunctions", proc c"cuModuleEnumerateFunctions", version 12040, since 0, per_thread [];
     link [cuModuleEnumerateFunctions];
     returns status, fallback [];
     aliases [];
@@ -10902,7 +10890,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetFunction(hfunc: *mut CUfunction, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetFunction, __cushim_slot_cuModuleGetFunction), export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetFunction, export c"cuModuleGetFunction", name "cuModuleGetFunction", proc c"cuModuleGetFunction", version 2000, since 0, per_thread [];
     link [cuModuleGetFunction];
     returns status, fallback [];
     aliases [];
@@ -10911,7 +10899,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetFunctionCount(count: *mut ::core::ffi::c_uint, mod_: CUmodule) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetFunctionCount, __cushim_slot_cuModuleGetFunctionCount), export c"cuModuleGetFunctionCount", name "cuModuleGetFunctionCount", proc c"cuModuleGetFunctionCount", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetFunctionCount, export c"cuModuleGetFunctionCount", name "cuModuleGetFunctionCount", proc c"cuModuleGetFunctionCount", version 12040, since 0, per_thread [];
     link [cuModuleGetFunctionCount];
     returns status, fallback [];
     aliases [];
@@ -10920,7 +10908,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetGlobal_v2, __cushim_slot_cuModuleGetGlobal_v2), export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetGlobal_v2, export c"cuModuleGetGlobal_v2", name "cuModuleGetGlobal", proc c"cuModuleGetGlobal", version 3020, since 0, per_thread [];
     link [cuModuleGetGlobal_v2];
     returns status, fallback [];
     aliases [cuModuleGetGlobal];
@@ -10929,7 +10917,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetLoadingMode(mode: *mut CUmoduleLoadingMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleGetLoadingMode, __cushim_slot_cuModuleGetLoadingMode), export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetLoadingMode, export c"cuModuleGetLoadingMode", name "cuModuleGetLoadingMode", proc c"cuModuleGetLoadingMode", version 11070, since 0, per_thread [];
     link [cuModuleGetLoadingMode];
     returns status, fallback [];
     aliases [];
@@ -10938,7 +10926,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetSurfRef(pSurfRef: *mut CUsurfref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuModuleGetSurfRef, __cushim_slot_cuModuleGetSurfRef), export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetSurfRef, export c"cuModuleGetSurfRef", name "cuModuleGetSurfRef", proc c"cuModuleGetSurfRef", version 3000, since 0, per_thread [];
     link [cuModuleGetSurfRef];
     returns status, fallback [];
     aliases [];
@@ -10947,7 +10935,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleGetTexRef(pTexRef: *mut CUtexref, hmod: CUmodule, name: *const ::core::ffi::c_char) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuModuleGetTexRef, __cushim_slot_cuModuleGetTexRef), export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleGetTexRef, export c"cuModuleGetTexRef", name "cuModuleGetTexRef", proc c"cuModuleGetTexRef", version 2000, since 0, per_thread [];
     link [cuModuleGetTexRef];
     returns status, fallback [];
     aliases [];
@@ -10956,7 +10944,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoad(module: *mut CUmodule, fname: *const ::core::ffi::c_char) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoad, __cushim_slot_cuModuleLoad), export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoad, export c"cuModuleLoad", name "cuModuleLoad", proc c"cuModuleLoad", version 2000, since 0, per_thread [];
     link [cuModuleLoad];
     returns status, fallback [];
     aliases [];
@@ -10965,7 +10953,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoadData(module: *mut CUmodule, image: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoadData, __cushim_slot_cuModuleLoadData), export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoadData, export c"cuModuleLoadData", name "cuModuleLoadData", proc c"cuModuleLoadData", version 2000, since 0, per_thread [];
     link [cuModuleLoadData];
     returns status, fallback [];
     aliases [];
@@ -10974,7 +10962,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoadDataEx(module: *mut CUmodule, image: *const ::core::ffi::c_void, numOptions: ::core::ffi::c_uint, options: *mut CUjit_option, optionValues: *mut *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoadDataEx, __cushim_slot_cuModuleLoadDataEx), export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoadDataEx, export c"cuModuleLoadDataEx", name "cuModuleLoadDataEx", proc c"cuModuleLoadDataEx", version 2010, since 0, per_thread [];
     link [cuModuleLoadDataEx];
     returns status, fallback [];
     aliases [];
@@ -10983,7 +10971,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleLoadFatBinary(module: *mut CUmodule, fatCubin: *const ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleLoadFatBinary, __cushim_slot_cuModuleLoadFatBinary), export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleLoadFatBinary, export c"cuModuleLoadFatBinary", name "cuModuleLoadFatBinary", proc c"cuModuleLoadFatBinary", version 2000, since 0, per_thread [];
     link [cuModuleLoadFatBinary];
     returns status, fallback [];
     aliases [];
@@ -10992,7 +10980,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuModuleUnload(hmod: CUmodule) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuModuleUnload, __cushim_slot_cuModuleUnload), export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuModuleUnload, export c"cuModuleUnload", name "cuModuleUnload", proc c"cuModuleUnload", version 2000, since 0, per_thread [];
     link [cuModuleUnload];
     returns status, fallback [];
     aliases [];
@@ -11001,7 +10989,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastAddDevice(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastAddDevice, __cushim_slot_cuMulticastAddDevice), export c"cuMulticastAddDevice", name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastAddDevice, export c"cuMulticastAddDevice", name "cuMulticastAddDevice", proc c"cuMulticastAddDevice", version 12010, since 0, per_thread [];
     link [cuMulticastAddDevice];
     returns status, fallback [];
     aliases [];
@@ -11010,7 +10998,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastBindAddr(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastBindAddr, __cushim_slot_cuMulticastBindAddr), export c"cuMulticastBindAddr", name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastBindAddr, export c"cuMulticastBindAddr", name "cuMulticastBindAddr", proc c"cuMulticastBindAddr", version 12010, since 0, per_thread [];
     link [cuMulticastBindAddr];
     returns status, fallback [];
     aliases [];
@@ -11019,7 +11007,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastBindAddr_v2(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, memptr: CUdeviceptr, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastBindAddr_v2, __cushim_slot_cuMulticastBindAddr_v2), export c"cuMulticastBindAddr_v2", name "cuMulticastBindAddr_v2", proc c"cuMulticastBindAddr", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastBindAddr_v2, export c"cuMulticastBindAddr_v2", name "cuMulticastBindAddr_v2", proc c"cuMulticastBindAddr", version 13010, since 0, per_thread [];
     link [cuMulticastBindAddr_v2];
     returns status, fallback [];
     aliases [];
@@ -11028,7 +11016,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastBindMem(mcHandle: CUmemGenericAllocationHandle, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastBindMem, __cushim_slot_cuMulticastBindMem), export c"cuMulticastBindMem", name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastBindMem, export c"cuMulticastBindMem", name "cuMulticastBindMem", proc c"cuMulticastBindMem", version 12010, since 0, per_thread [];
     link [cuMulticastBindMem];
     returns status, fallback [];
     aliases [];
@@ -11037,7 +11025,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastBindMem_v2(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, memHandle: CUmemGenericAllocationHandle, memOffset: usize, size: usize, flags: ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastBindMem_v2, __cushim_slot_cuMulticastBindMem_v2), export c"cuMulticastBindMem_v2", name "cuMulticastBindMem_v2", proc c"cuMulticastBindMem", version 13010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastBindMem_v2, export c"cuMulticastBindMem_v2", name "cuMulticastBindMem_v2", proc c"cuMulticastBindMem", version 13010, since 0, per_thread [];
     link [cuMulticastBindMem_v2];
     returns status, fallback [];
     aliases [];
@@ -11046,7 +11034,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastCreate(mcHandle: *mut CUmemGenericAllocationHandle, prop: *const CUmulticastObjectProp) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastCreate, __cushim_slot_cuMulticastCreate), export c"cuMulticastCreate", name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastCreate, export c"cuMulticastCreate", name "cuMulticastCreate", proc c"cuMulticastCreate", version 12010, since 0, per_thread [];
     link [cuMulticastCreate];
     returns status, fallback [];
     aliases [];
@@ -11055,7 +11043,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastGetGranularity(granularity: *mut usize, prop: *const CUmulticastObjectProp, option: CUmulticastGranularity_flags) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastGetGranularity, __cushim_slot_cuMulticastGetGranularity), export c"cuMulticastGetGranularity", name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastGetGranularity, export c"cuMulticastGetGranularity", name "cuMulticastGetGranularity", proc c"cuMulticastGetGranularity", version 12010, since 0, per_thread [];
     link [cuMulticastGetGranularity];
     returns status, fallback [];
     aliases [];
@@ -11064,7 +11052,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuMulticastUnbind(mcHandle: CUmemGenericAllocationHandle, dev: CUdevice, mcOffset: usize, size: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuMulticastUnbind, __cushim_slot_cuMulticastUnbind), export c"cuMulticastUnbind", name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, since 0, per_thread [];
+    static __cushim_fn_cuMulticastUnbind, export c"cuMulticastUnbind", name "cuMulticastUnbind", proc c"cuMulticastUnbind", version 12010, since 0, per_thread [];
     link [cuMulticastUnbind];
     returns status, fallback [];
     aliases [];
@@ -11073,7 +11061,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize: *mut usize, func: CUfunction, numBlocks: ::core::ffi::c_int, blockSize: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, __cushim_slot_cuOccupancyAvailableDynamicSMemPerBlock), export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyAvailableDynamicSMemPerBlock, export c"cuOccupancyAvailableDynamicSMemPerBlock", name "cuOccupancyAvailableDynamicSMemPerBlock", proc c"cuOccupancyAvailableDynamicSMemPerBlock", version 10020, since 0, per_thread [];
     link [cuOccupancyAvailableDynamicSMemPerBlock];
     returns status, fallback [];
     aliases [];
@@ -11082,7 +11070,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor), export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessor, export c"cuOccupancyMaxActiveBlocksPerMultiprocessor", name "cuOccupancyMaxActiveBlocksPerMultiprocessor", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessor", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessor];
     returns status, fallback [];
     aliases [];
@@ -11091,7 +11079,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut ::core::ffi::c_int, func: CUfunction, blockSize: ::core::ffi::c_int, dynamicSMemSize: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __cushim_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, export c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", name "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", proc c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags];
     returns status, fallback [];
     aliases [];
@@ -11100,7 +11088,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxActiveClusters(numClusters: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxActiveClusters, __cushim_slot_cuOccupancyMaxActiveClusters), export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxActiveClusters, export c"cuOccupancyMaxActiveClusters", name "cuOccupancyMaxActiveClusters", proc c"cuOccupancyMaxActiveClusters", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxActiveClusters];
     returns status, fallback [];
     aliases [];
@@ -11109,7 +11097,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSize(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxPotentialBlockSize, __cushim_slot_cuOccupancyMaxPotentialBlockSize), export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxPotentialBlockSize, export c"cuOccupancyMaxPotentialBlockSize", name "cuOccupancyMaxPotentialBlockSize", proc c"cuOccupancyMaxPotentialBlockSize", version 6050, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSize];
     returns status, fallback [];
     aliases [];
@@ -11118,7 +11106,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize: *mut ::core::ffi::c_int, blockSize: *mut ::core::ffi::c_int, func: CUfunction, blockSizeToDynamicSMemSize: CUoccupancyB2DSize, dynamicSMemSize: usize, blockSizeLimit: ::core::ffi::c_int, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, __cushim_slot_cuOccupancyMaxPotentialBlockSizeWithFlags), export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxPotentialBlockSizeWithFlags, export c"cuOccupancyMaxPotentialBlockSizeWithFlags", name "cuOccupancyMaxPotentialBlockSizeWithFlags", proc c"cuOccupancyMaxPotentialBlockSizeWithFlags", version 7000, since 0, per_thread [];
     link [cuOccupancyMaxPotentialBlockSizeWithFlags];
     returns status, fallback [];
     aliases [];
@@ -11127,7 +11115,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuOccupancyMaxPotentialClusterSize(clusterSize: *mut ::core::ffi::c_int, func: CUfunction, config: *const CUlaunchConfig) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuOccupancyMaxPotentialClusterSize, __cushim_slot_cuOccupancyMaxPotentialClusterSize), export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
+    static __cushim_fn_cuOccupancyMaxPotentialClusterSize, export c"cuOccupancyMaxPotentialClusterSize", name "cuOccupancyMaxPotentialClusterSize", proc c"cuOccupancyMaxPotentialClusterSize", version 11070, since 0, per_thread [];
     link [cuOccupancyMaxPotentialClusterSize];
     returns status, fallback [];
     aliases [];
@@ -11136,7 +11124,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetSize(hfunc: CUfunction, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetSize, __cushim_slot_cuParamSetSize), export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetSize, export c"cuParamSetSize", name "cuParamSetSize", proc c"cuParamSetSize", version 2000, since 0, per_thread [];
     link [cuParamSetSize];
     returns status, fallback [];
     aliases [];
@@ -11145,7 +11133,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetTexRef(hfunc: CUfunction, texunit: ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetTexRef, __cushim_slot_cuParamSetTexRef), export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetTexRef, export c"cuParamSetTexRef", name "cuParamSetTexRef", proc c"cuParamSetTexRef", version 2000, since 0, per_thread [];
     link [cuParamSetTexRef];
     returns status, fallback [];
     aliases [];
@@ -11154,7 +11142,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetf(hfunc: CUfunction, offset: ::core::ffi::c_int, value: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetf, __cushim_slot_cuParamSetf), export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetf, export c"cuParamSetf", name "cuParamSetf", proc c"cuParamSetf", version 2000, since 0, per_thread [];
     link [cuParamSetf];
     returns status, fallback [];
     aliases [];
@@ -11163,7 +11151,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSeti(hfunc: CUfunction, offset: ::core::ffi::c_int, value: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSeti, __cushim_slot_cuParamSeti), export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSeti, export c"cuParamSeti", name "cuParamSeti", proc c"cuParamSeti", version 2000, since 0, per_thread [];
     link [cuParamSeti];
     returns status, fallback [];
     aliases [];
@@ -11172,7 +11160,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuParamSetv(hfunc: CUfunction, offset: ::core::ffi::c_int, ptr: *mut ::core::ffi::c_void, numbytes: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuParamSetv, __cushim_slot_cuParamSetv), export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuParamSetv, export c"cuParamSetv", name "cuParamSetv", proc c"cuParamSetv", version 2000, since 0, per_thread [];
     link [cuParamSetv];
     returns status, fallback [];
     aliases [];
@@ -11181,7 +11169,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuPointerGetAttribute(data: *mut ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuPointerGetAttribute, __cushim_slot_cuPointerGetAttribute), export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuPointerGetAttribute, export c"cuPointerGetAttribute", name "cuPointerGetAttribute", proc c"cuPointerGetAttribute", version 4000, since 0, per_thread [];
     link [cuPointerGetAttribute];
     returns status, fallback [];
     aliases [];
@@ -11190,7 +11178,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuPointerGetAttributes(numAttributes: ::core::ffi::c_uint, attributes: *mut CUpointer_attribute, data: *mut *mut ::core::ffi::c_void, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuPointerGetAttributes, __cushim_slot_cuPointerGetAttributes), export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
+    static __cushim_fn_cuPointerGetAttributes, export c"cuPointerGetAttributes", name "cuPointerGetAttributes", proc c"cuPointerGetAttributes", version 7000, since 0, per_thread [];
     link [cuPointerGetAttributes];
     returns status, fallback [];
     aliases [];
@@ -11199,7 +11187,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuPointerSetAttribute(value: *const ::core::ffi::c_void, attribute: CUpointer_attribute, ptr: CUdeviceptr) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuPointerSetAttribute, __cushim_slot_cuPointerSetAttribute), export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuPointerSetAttribute, export c"cuPointerSetAttribute", name "cuPointerSetAttribute", proc c"cuPointerSetAttribute", version 6000, since 0, per_thread [];
     link [cuPointerSetAttribute];
     returns status, fallback [];
     aliases [];
@@ -11208,7 +11196,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuProfilerInitialize(configFile: *const ::core::ffi::c_char, outputFile: *const ::core::ffi::c_char, outputMode: CUoutput_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuProfilerInitialize, __cushim_slot_cuProfilerInitialize), export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuProfilerInitialize, export c"cuProfilerInitialize", name "cuProfilerInitialize", proc c"cuProfilerInitialize", version 4000, since 0, per_thread [];
     link [cuProfilerInitialize];
     returns status, fallback [];
     aliases [];
@@ -11217,7 +11205,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuProfilerStart() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuProfilerStart, __cushim_slot_cuProfilerStart), export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuProfilerStart, export c"cuProfilerStart", name "cuProfilerStart", proc c"cuProfilerStart", version 4000, since 0, per_thread [];
     link [cuProfilerStart];
     returns status, fallback [];
     aliases [];
@@ -11226,7 +11214,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuProfilerStop() -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuProfilerStop, __cushim_slot_cuProfilerStop), export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuProfilerStop, export c"cuProfilerStop", name "cuProfilerStop", proc c"cuProfilerStop", version 4000, since 0, per_thread [];
     link [cuProfilerStop];
     returns status, fallback [];
     aliases [];
@@ -11235,7 +11223,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSignalExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSignalExternalSemaphoresAsync, __cushim_slot_cuSignalExternalSemaphoresAsync), export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
+    static __cushim_fn_cuSignalExternalSemaphoresAsync, export c"cuSignalExternalSemaphoresAsync", name "cuSignalExternalSemaphoresAsync", proc c"cuSignalExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuSignalExternalSemaphoresAsync_ptsz", 10000];
     link [cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11244,7 +11232,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamAddCallback(hStream: CUstream, callback: CUstreamCallback, userData: *mut ::core::ffi::c_void, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamAddCallback, __cushim_slot_cuStreamAddCallback), export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
+    static __cushim_fn_cuStreamAddCallback, export c"cuStreamAddCallback", name "cuStreamAddCallback", proc c"cuStreamAddCallback", version 5000, since 0, per_thread [c"cuStreamAddCallback_ptsz", 7000];
     link [cuStreamAddCallback, cuStreamAddCallback_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11253,7 +11241,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamAttachMemAsync(hStream: CUstream, dptr: CUdeviceptr, length: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamAttachMemAsync, __cushim_slot_cuStreamAttachMemAsync), export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
+    static __cushim_fn_cuStreamAttachMemAsync, export c"cuStreamAttachMemAsync", name "cuStreamAttachMemAsync", proc c"cuStreamAttachMemAsync", version 6000, since 0, per_thread [c"cuStreamAttachMemAsync_ptsz", 7000];
     link [cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11262,7 +11250,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBatchMemOp_v2(stream: CUstream, count: ::core::ffi::c_uint, paramArray: *mut CUstreamBatchMemOpParams, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBatchMemOp_v2, __cushim_slot_cuStreamBatchMemOp_v2), export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamBatchMemOp_v2, export c"cuStreamBatchMemOp_v2", name "cuStreamBatchMemOp", proc c"cuStreamBatchMemOp", version 11070, since 0, per_thread [c"cuStreamBatchMemOp_v2_ptsz", 11070];
     link [cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamBatchMemOp];
@@ -11271,7 +11259,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBeginCaptureToCig(hStream: CUstream, streamCigCaptureParams: *mut CUstreamCigCaptureParams) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBeginCaptureToCig, __cushim_slot_cuStreamBeginCaptureToCig), export c"cuStreamBeginCaptureToCig", name "cuStreamBeginCaptureToCig", proc c"cuStreamBeginCaptureToCig", version 13010, since 0, per_thread [c"cuStreamBeginCaptureToCig_ptsz", 13010];
+    static __cushim_fn_cuStreamBeginCaptureToCig, export c"cuStreamBeginCaptureToCig", name "cuStreamBeginCaptureToCig", proc c"cuStreamBeginCaptureToCig", version 13010, since 0, per_thread [c"cuStreamBeginCaptureToCig_ptsz", 13010];
     link [cuStreamBeginCaptureToCig, cuStreamBeginCaptureToCig_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11280,7 +11268,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBeginCaptureToGraph(hStream: CUstream, hGraph: CUgraph, dependencies: *const CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBeginCaptureToGraph, __cushim_slot_cuStreamBeginCaptureToGraph), export c"cuStreamBeginCaptureToGraph", name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, since 0, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
+    static __cushim_fn_cuStreamBeginCaptureToGraph, export c"cuStreamBeginCaptureToGraph", name "cuStreamBeginCaptureToGraph", proc c"cuStreamBeginCaptureToGraph", version 12030, since 0, per_thread [c"cuStreamBeginCaptureToGraph_ptsz", 12030];
     link [cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11289,7 +11277,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBeginCapture_v2(hStream: CUstream, mode: CUstreamCaptureMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBeginCapture_v2, __cushim_slot_cuStreamBeginCapture_v2), export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
+    static __cushim_fn_cuStreamBeginCapture_v2, export c"cuStreamBeginCapture_v2", name "cuStreamBeginCapture", proc c"cuStreamBeginCapture", version 10010, since 0, per_thread [c"cuStreamBeginCapture_v2_ptsz", 10010];
     link [cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamBeginCapture];
@@ -11298,7 +11286,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamBeginRecaptureToGraph(hStream: CUstream, mode: CUstreamCaptureMode, hGraph: CUgraph, callbackFunc: CUgraphRecaptureCallback, userData: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamBeginRecaptureToGraph, __cushim_slot_cuStreamBeginRecaptureToGraph), export c"cuStreamBeginRecaptureToGraph", name "cuStreamBeginRecaptureToGraph", proc c"cuStreamBeginRecaptureToGraph", version 13030, since 0, per_thread [c"cuStreamBeginRecaptureToGraph_ptsz", 13030];
+    static __cushim_fn_cuStreamBeginRecaptureToGraph, export c"cuStreamBeginRecaptureToGraph", name "cuStreamBeginRecaptureToGraph", proc c"cuStreamBeginRecaptureToGraph", version 13030, since 0, per_thread [c"cuStreamBeginRecaptureToGraph_ptsz", 13030];
     link [cuStreamBeginRecaptureToGraph, cuStreamBeginRecaptureToGraph_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11307,7 +11295,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamCopyAttributes(dst: CUstream, src: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamCopyAttributes, __cushim_slot_cuStreamCopyAttributes), export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
+    static __cushim_fn_cuStreamCopyAttributes, export c"cuStreamCopyAttributes", name "cuStreamCopyAttributes", proc c"cuStreamCopyAttributes", version 11000, since 0, per_thread [c"cuStreamCopyAttributes_ptsz", 11000];
     link [cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11316,7 +11304,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamCreate(phStream: *mut CUstream, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamCreate, __cushim_slot_cuStreamCreate), export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuStreamCreate, export c"cuStreamCreate", name "cuStreamCreate", proc c"cuStreamCreate", version 2000, since 0, per_thread [];
     link [cuStreamCreate];
     returns status, fallback [];
     aliases [];
@@ -11325,7 +11313,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamCreateWithPriority(phStream: *mut CUstream, flags: ::core::ffi::c_uint, priority: ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamCreateWithPriority, __cushim_slot_cuStreamCreateWithPriority), export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
+    static __cushim_fn_cuStreamCreateWithPriority, export c"cuStreamCreateWithPriority", name "cuStreamCreateWithPriority", proc c"cuStreamCreateWithPriority", version 5050, since 0, per_thread [];
     link [cuStreamCreateWithPriority];
     returns status, fallback [];
     aliases [];
@@ -11334,7 +11322,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamDestroy_v2(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamDestroy_v2, __cushim_slot_cuStreamDestroy_v2), export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
+    static __cushim_fn_cuStreamDestroy_v2, export c"cuStreamDestroy_v2", name "cuStreamDestroy", proc c"cuStreamDestroy", version 4000, since 0, per_thread [];
     link [cuStreamDestroy_v2];
     returns status, fallback [];
     aliases [cuStreamDestroy];
@@ -11343,7 +11331,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamEndCapture(hStream: CUstream, phGraph: *mut CUgraph) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamEndCapture, __cushim_slot_cuStreamEndCapture), export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
+    static __cushim_fn_cuStreamEndCapture, export c"cuStreamEndCapture", name "cuStreamEndCapture", proc c"cuStreamEndCapture", version 10000, since 0, per_thread [c"cuStreamEndCapture_ptsz", 10000];
     link [cuStreamEndCapture, cuStreamEndCapture_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11352,7 +11340,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamEndCaptureToCig(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamEndCaptureToCig, __cushim_slot_cuStreamEndCaptureToCig), export c"cuStreamEndCaptureToCig", name "cuStreamEndCaptureToCig", proc c"cuStreamEndCaptureToCig", version 13010, since 0, per_thread [c"cuStreamEndCaptureToCig_ptsz", 13010];
+    static __cushim_fn_cuStreamEndCaptureToCig, export c"cuStreamEndCaptureToCig", name "cuStreamEndCaptureToCig", proc c"cuStreamEndCaptureToCig", version 13010, since 0, per_thread [c"cuStreamEndCaptureToCig_ptsz", 13010];
     link [cuStreamEndCaptureToCig, cuStreamEndCaptureToCig_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11361,7 +11349,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetAttribute(hStream: CUstream, attr: CUstreamAttrID, value_out: *mut CUstreamAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetAttribute, __cushim_slot_cuStreamGetAttribute), export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
+    static __cushim_fn_cuStreamGetAttribute, export c"cuStreamGetAttribute", name "cuStreamGetAttribute", proc c"cuStreamGetAttribute", version 11000, since 0, per_thread [c"cuStreamGetAttribute_ptsz", 11000];
     link [cuStreamGetAttribute, cuStreamGetAttribute_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11370,7 +11358,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetCaptureInfo_v3(hStream: CUstream, captureStatus_out: *mut CUstreamCaptureStatus, id_out: *mut cuuint64_t, graph_out: *mut CUgraph, dependencies_out: *mut *const CUgraphNode, edgeData_out: *mut *const CUgraphEdgeData, numDependencies_out: *mut usize) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetCaptureInfo_v3, __cushim_slot_cuStreamGetCaptureInfo_v3), export c"cuStreamGetCaptureInfo_v3", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 12030, since 0, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
+    static __cushim_fn_cuStreamGetCaptureInfo_v3, export c"cuStreamGetCaptureInfo_v3", name "cuStreamGetCaptureInfo", proc c"cuStreamGetCaptureInfo", version 12030, since 0, per_thread [c"cuStreamGetCaptureInfo_v3_ptsz", 12030];
     link [cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz];
     returns status, fallback [];
     aliases [cuStreamGetCaptureInfo];
@@ -11379,7 +11367,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetCtx(hStream: CUstream, pctx: *mut CUcontext) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetCtx, __cushim_slot_cuStreamGetCtx), export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
+    static __cushim_fn_cuStreamGetCtx, export c"cuStreamGetCtx", name "cuStreamGetCtx", proc c"cuStreamGetCtx", version 9020, since 0, per_thread [c"cuStreamGetCtx_ptsz", 9020];
     link [cuStreamGetCtx, cuStreamGetCtx_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11388,7 +11376,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetCtx_v2(hStream: CUstream, pCtx: *mut CUcontext, pGreenCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetCtx_v2, __cushim_slot_cuStreamGetCtx_v2), export c"cuStreamGetCtx_v2", name "cuStreamGetCtx_v2", proc c"cuStreamGetCtx", version 12050, since 0, per_thread [c"cuStreamGetCtx_v2_ptsz", 12050];
+    static __cushim_fn_cuStreamGetCtx_v2, export c"cuStreamGetCtx_v2", name "cuStreamGetCtx_v2", proc c"cuStreamGetCtx", version 12050, since 0, per_thread [c"cuStreamGetCtx_v2_ptsz", 12050];
     link [cuStreamGetCtx_v2, cuStreamGetCtx_v2_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11397,7 +11385,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetDevResource(hStream: CUstream, resource: *mut CUdevResource, type_: CUdevResourceType) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetDevResource, __cushim_slot_cuStreamGetDevResource), export c"cuStreamGetDevResource", name "cuStreamGetDevResource", proc c"cuStreamGetDevResource", version 13010, since 0, per_thread [c"cuStreamGetDevResource_ptsz", 13010];
+    static __cushim_fn_cuStreamGetDevResource, export c"cuStreamGetDevResource", name "cuStreamGetDevResource", proc c"cuStreamGetDevResource", version 13010, since 0, per_thread [c"cuStreamGetDevResource_ptsz", 13010];
     link [cuStreamGetDevResource, cuStreamGetDevResource_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11406,7 +11394,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetDevice(hStream: CUstream, device: *mut CUdevice) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetDevice, __cushim_slot_cuStreamGetDevice), export c"cuStreamGetDevice", name "cuStreamGetDevice", proc c"cuStreamGetDevice", version 12080, since 0, per_thread [c"cuStreamGetDevice_ptsz", 12080];
+    static __cushim_fn_cuStreamGetDevice, export c"cuStreamGetDevice", name "cuStreamGetDevice", proc c"cuStreamGetDevice", version 12080, since 0, per_thread [c"cuStreamGetDevice_ptsz", 12080];
     link [cuStreamGetDevice, cuStreamGetDevice_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11415,7 +11403,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetFlags(hStream: CUstream, flags: *mut ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetFlags, __cushim_slot_cuStreamGetFlags), export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
+    static __cushim_fn_cuStreamGetFlags, export c"cuStreamGetFlags", name "cuStreamGetFlags", proc c"cuStreamGetFlags", version 5050, since 0, per_thread [c"cuStreamGetFlags_ptsz", 7000];
     link [cuStreamGetFlags, cuStreamGetFlags_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11424,7 +11412,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetGreenCtx(hStream: CUstream, phCtx: *mut CUgreenCtx) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetGreenCtx, __cushim_slot_cuStreamGetGreenCtx), export c"cuStreamGetGreenCtx", name "cuStreamGetGreenCtx", proc c"cuStreamGetGreenCtx", version 12040, since 0, per_thread [];
+    static __cushim_fn_cuStreamGetGreenCtx, export c"cuStreamGetGreenCtx", name "cuStreamGetGreenCtx", proc c"cuStreamGetGreenCtx", version 12040, since 0, per_thread [];
     link [cuStreamGetGreenCtx];
     returns status, fallback [];
     aliases [];
@@ -11433,7 +11421,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetId(hStream: CUstream, streamId: *mut ::core::ffi::c_ulonglong) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetId, __cushim_slot_cuStreamGetId), export c"cuStreamGetId", name "cuStreamGetId", proc c"cuStreamGetId", version 12000, since 0, per_thread [c"cuStreamGetId_ptsz", 12000];
+    static __cushim_fn_cuStreamGetId, export c"cuStreamGetId", name "cuStreamGetId", proc c"cuStreamGetId", version 12000, since 0, per_thread [c"cuStreamGetId_ptsz", 12000];
     link [cuStreamGetId, cuStreamGetId_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11442,7 +11430,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamGetPriority(hStream: CUstream, priority: *mut ::core::ffi::c_int) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamGetPriority, __cushim_slot_cuStreamGetPriority), export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
+    static __cushim_fn_cuStreamGetPriority, export c"cuStreamGetPriority", name "cuStreamGetPriority", proc c"cuStreamGetPriority", version 5050, since 0, per_thread [c"cuStreamGetPriority_ptsz", 7000];
     link [cuStreamGetPriority, cuStreamGetPriority_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11451,7 +11439,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamIsCapturing(hStream: CUstream, captureStatus: *mut CUstreamCaptureStatus) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamIsCapturing, __cushim_slot_cuStreamIsCapturing), export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
+    static __cushim_fn_cuStreamIsCapturing, export c"cuStreamIsCapturing", name "cuStreamIsCapturing", proc c"cuStreamIsCapturing", version 10000, since 0, per_thread [c"cuStreamIsCapturing_ptsz", 10000];
     link [cuStreamIsCapturing, cuStreamIsCapturing_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11460,7 +11448,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamQuery(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamQuery, __cushim_slot_cuStreamQuery), export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
+    static __cushim_fn_cuStreamQuery, export c"cuStreamQuery", name "cuStreamQuery", proc c"cuStreamQuery", version 2000, since 0, per_thread [c"cuStreamQuery_ptsz", 7000];
     link [cuStreamQuery, cuStreamQuery_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11469,7 +11457,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamSetAttribute(hStream: CUstream, attr: CUstreamAttrID, value: *const CUstreamAttrValue) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamSetAttribute, __cushim_slot_cuStreamSetAttribute), export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
+    static __cushim_fn_cuStreamSetAttribute, export c"cuStreamSetAttribute", name "cuStreamSetAttribute", proc c"cuStreamSetAttribute", version 11000, since 0, per_thread [c"cuStreamSetAttribute_ptsz", 11000];
     link [cuStreamSetAttribute, cuStreamSetAttribute_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11478,7 +11466,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamSynchronize(hStream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamSynchronize, __cushim_slot_cuStreamSynchronize), export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
+    static __cushim_fn_cuStreamSynchronize, export c"cuStreamSynchronize", name "cuStreamSynchronize", proc c"cuStreamSynchronize", version 2000, since 0, per_thread [c"cuStreamSynchronize_ptsz", 7000];
     link [cuStreamSynchronize, cuStreamSynchronize_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11487,7 +11475,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamUpdateCaptureDependencies_v2(hStream: CUstream, dependencies: *mut CUgraphNode, dependencyData: *const CUgraphEdgeData, numDependencies: usize, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamUpdateCaptureDependencies_v2, __cushim_slot_cuStreamUpdateCaptureDependencies_v2), export c"cuStreamUpdateCaptureDependencies_v2", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 12030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
+    static __cushim_fn_cuStreamUpdateCaptureDependencies_v2, export c"cuStreamUpdateCaptureDependencies_v2", name "cuStreamUpdateCaptureDependencies", proc c"cuStreamUpdateCaptureDependencies", version 12030, since 0, per_thread [c"cuStreamUpdateCaptureDependencies_v2_ptsz", 12030];
     link [cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamUpdateCaptureDependencies];
@@ -11496,7 +11484,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitEvent(hStream: CUstream, hEvent: CUevent, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitEvent, __cushim_slot_cuStreamWaitEvent), export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
+    static __cushim_fn_cuStreamWaitEvent, export c"cuStreamWaitEvent", name "cuStreamWaitEvent", proc c"cuStreamWaitEvent", version 3020, since 0, per_thread [c"cuStreamWaitEvent_ptsz", 7000];
     link [cuStreamWaitEvent, cuStreamWaitEvent_ptsz];
     returns status, fallback [];
     aliases [];
@@ -11505,7 +11493,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitValue32_v2, __cushim_slot_cuStreamWaitValue32_v2), export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWaitValue32_v2, export c"cuStreamWaitValue32_v2", name "cuStreamWaitValue32", proc c"cuStreamWaitValue32", version 11070, since 0, per_thread [c"cuStreamWaitValue32_v2_ptsz", 11070];
     link [cuStreamWaitValue32_v2, cuStreamWaitValue32_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamWaitValue32];
@@ -11514,7 +11502,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWaitValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWaitValue64_v2, __cushim_slot_cuStreamWaitValue64_v2), export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWaitValue64_v2, export c"cuStreamWaitValue64_v2", name "cuStreamWaitValue64", proc c"cuStreamWaitValue64", version 11070, since 0, per_thread [c"cuStreamWaitValue64_v2_ptsz", 11070];
     link [cuStreamWaitValue64_v2, cuStreamWaitValue64_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamWaitValue64];
@@ -11523,7 +11511,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWriteValue32_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint32_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWriteValue32_v2, __cushim_slot_cuStreamWriteValue32_v2), export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWriteValue32_v2, export c"cuStreamWriteValue32_v2", name "cuStreamWriteValue32", proc c"cuStreamWriteValue32", version 11070, since 0, per_thread [c"cuStreamWriteValue32_v2_ptsz", 11070];
     link [cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamWriteValue32];
@@ -11532,7 +11520,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStreamWriteValue64_v2(stream: CUstream, addr: CUdeviceptr, value: cuuint64_t, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuStreamWriteValue64_v2, __cushim_slot_cuStreamWriteValue64_v2), export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
+    static __cushim_fn_cuStreamWriteValue64_v2, export c"cuStreamWriteValue64_v2", name "cuStreamWriteValue64", proc c"cuStreamWriteValue64", version 11070, since 0, per_thread [c"cuStreamWriteValue64_v2_ptsz", 11070];
     link [cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz];
     returns status, fallback [];
     aliases [cuStreamWriteValue64];
@@ -11541,7 +11529,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfObjectCreate(pSurfObject: *mut CUsurfObject, pResDesc: *const CUDA_RESOURCE_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSurfObjectCreate, __cushim_slot_cuSurfObjectCreate), export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuSurfObjectCreate, export c"cuSurfObjectCreate", name "cuSurfObjectCreate", proc c"cuSurfObjectCreate", version 5000, since 0, per_thread [];
     link [cuSurfObjectCreate];
     returns status, fallback [];
     aliases [];
@@ -11550,7 +11538,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfObjectDestroy(surfObject: CUsurfObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSurfObjectDestroy, __cushim_slot_cuSurfObjectDestroy), export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuSurfObjectDestroy, export c"cuSurfObjectDestroy", name "cuSurfObjectDestroy", proc c"cuSurfObjectDestroy", version 5000, since 0, per_thread [];
     link [cuSurfObjectDestroy];
     returns status, fallback [];
     aliases [];
@@ -11559,7 +11547,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, surfObject: CUsurfObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuSurfObjectGetResourceDesc, __cushim_slot_cuSurfObjectGetResourceDesc), export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuSurfObjectGetResourceDesc, export c"cuSurfObjectGetResourceDesc", name "cuSurfObjectGetResourceDesc", proc c"cuSurfObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuSurfObjectGetResourceDesc];
     returns status, fallback [];
     aliases [];
@@ -11568,7 +11556,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfRefGetArray(phArray: *mut CUarray, hSurfRef: CUsurfref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuSurfRefGetArray, __cushim_slot_cuSurfRefGetArray), export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuSurfRefGetArray, export c"cuSurfRefGetArray", name "cuSurfRefGetArray", proc c"cuSurfRefGetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefGetArray];
     returns status, fallback [];
     aliases [];
@@ -11577,7 +11565,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuSurfRefSetArray(hSurfRef: CUsurfref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuSurfRefSetArray, __cushim_slot_cuSurfRefSetArray), export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
+    static __cushim_fn_cuSurfRefSetArray, export c"cuSurfRefSetArray", name "cuSurfRefSetArray", proc c"cuSurfRefSetArray", version 3000, since 0, per_thread [];
     link [cuSurfRefSetArray];
     returns status, fallback [];
     aliases [];
@@ -11586,7 +11574,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTensorMapEncodeIm2col(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCorner: *const ::core::ffi::c_int, pixelBoxUpperCorner: *const ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTensorMapEncodeIm2col, __cushim_slot_cuTensorMapEncodeIm2col), export c"cuTensorMapEncodeIm2col", name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuTensorMapEncodeIm2col, export c"cuTensorMapEncodeIm2col", name "cuTensorMapEncodeIm2col", proc c"cuTensorMapEncodeIm2col", version 12000, since 0, per_thread [];
     link [cuTensorMapEncodeIm2col];
     returns status, fallback [];
     aliases [];
@@ -11595,7 +11583,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTensorMapEncodeIm2colWide(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, pixelBoxLowerCornerWidth: ::core::ffi::c_int, pixelBoxUpperCornerWidth: ::core::ffi::c_int, channelsPerPixel: cuuint32_t, pixelsPerColumn: cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, mode: CUtensorMapIm2ColWideMode, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTensorMapEncodeIm2colWide, __cushim_slot_cuTensorMapEncodeIm2colWide), export c"cuTensorMapEncodeIm2colWide", name "cuTensorMapEncodeIm2colWide", proc c"cuTensorMapEncodeIm2colWide", version 12080, since 0, per_thread [];
+    static __cushim_fn_cuTensorMapEncodeIm2colWide, export c"cuTensorMapEncodeIm2colWide", name "cuTensorMapEncodeIm2colWide", proc c"cuTensorMapEncodeIm2colWide", version 12080, since 0, per_thread [];
     link [cuTensorMapEncodeIm2colWide];
     returns status, fallback [];
     aliases [];
@@ -11604,7 +11592,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTensorMapEncodeTiled(tensorMap: *mut CUtensorMap, tensorDataType: CUtensorMapDataType, tensorRank: cuuint32_t, globalAddress: *mut ::core::ffi::c_void, globalDim: *const cuuint64_t, globalStrides: *const cuuint64_t, boxDim: *const cuuint32_t, elementStrides: *const cuuint32_t, interleave: CUtensorMapInterleave, swizzle: CUtensorMapSwizzle, l2Promotion: CUtensorMapL2promotion, oobFill: CUtensorMapFloatOOBfill) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTensorMapEncodeTiled, __cushim_slot_cuTensorMapEncodeTiled), export c"cuTensorMapEncodeTiled", name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuTensorMapEncodeTiled, export c"cuTensorMapEncodeTiled", name "cuTensorMapEncodeTiled", proc c"cuTensorMapEncodeTiled", version 12000, since 0, per_thread [];
     link [cuTensorMapEncodeTiled];
     returns status, fallback [];
     aliases [];
@@ -11613,7 +11601,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTensorMapReplaceAddress(tensorMap: *mut CUtensorMap, globalAddress: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTensorMapReplaceAddress, __cushim_slot_cuTensorMapReplaceAddress), export c"cuTensorMapReplaceAddress", name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, since 0, per_thread [];
+    static __cushim_fn_cuTensorMapReplaceAddress, export c"cuTensorMapReplaceAddress", name "cuTensorMapReplaceAddress", proc c"cuTensorMapReplaceAddress", version 12000, since 0, per_thread [];
     link [cuTensorMapReplaceAddress];
     returns status, fallback [];
     aliases [];
@@ -11622,7 +11610,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTensorMapSetAllocationClass(tensorMap: *mut CUtensorMap, allocClass: CUtensorMapAllocClass, outAllocClass: *mut CUtensorMapAllocClass) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTensorMapSetAllocationClass, __cushim_slot_cuTensorMapSetAllocationClass), export c"cuTensorMapSetAllocationClass", name "cuTensorMapSetAllocationClass", proc c"cuTensorMapSetAllocationClass", version 13050, since 0, per_thread [];
+    static __cushim_fn_cuTensorMapSetAllocationClass, export c"cuTensorMapSetAllocationClass", name "cuTensorMapSetAllocationClass", proc c"cuTensorMapSetAllocationClass", version 13050, since 0, per_thread [];
     link [cuTensorMapSetAllocationClass];
     returns status, fallback [];
     aliases [];
@@ -11631,7 +11619,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectCreate(pTexObject: *mut CUtexObject, pResDesc: *const CUDA_RESOURCE_DESC, pTexDesc: *const CUDA_TEXTURE_DESC, pResViewDesc: *const CUDA_RESOURCE_VIEW_DESC) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectCreate, __cushim_slot_cuTexObjectCreate), export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectCreate, export c"cuTexObjectCreate", name "cuTexObjectCreate", proc c"cuTexObjectCreate", version 5000, since 0, per_thread [];
     link [cuTexObjectCreate];
     returns status, fallback [];
     aliases [];
@@ -11640,7 +11628,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectDestroy(texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectDestroy, __cushim_slot_cuTexObjectDestroy), export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectDestroy, export c"cuTexObjectDestroy", name "cuTexObjectDestroy", proc c"cuTexObjectDestroy", version 5000, since 0, per_thread [];
     link [cuTexObjectDestroy];
     returns status, fallback [];
     aliases [];
@@ -11649,7 +11637,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectGetResourceDesc(pResDesc: *mut CUDA_RESOURCE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectGetResourceDesc, __cushim_slot_cuTexObjectGetResourceDesc), export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectGetResourceDesc, export c"cuTexObjectGetResourceDesc", name "cuTexObjectGetResourceDesc", proc c"cuTexObjectGetResourceDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceDesc];
     returns status, fallback [];
     aliases [];
@@ -11658,7 +11646,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectGetResourceViewDesc(pResViewDesc: *mut CUDA_RESOURCE_VIEW_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectGetResourceViewDesc, __cushim_slot_cuTexObjectGetResourceViewDesc), export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectGetResourceViewDesc, export c"cuTexObjectGetResourceViewDesc", name "cuTexObjectGetResourceViewDesc", proc c"cuTexObjectGetResourceViewDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetResourceViewDesc];
     returns status, fallback [];
     aliases [];
@@ -11667,7 +11655,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexObjectGetTextureDesc(pTexDesc: *mut CUDA_TEXTURE_DESC, texObject: CUtexObject) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuTexObjectGetTextureDesc, __cushim_slot_cuTexObjectGetTextureDesc), export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexObjectGetTextureDesc, export c"cuTexObjectGetTextureDesc", name "cuTexObjectGetTextureDesc", proc c"cuTexObjectGetTextureDesc", version 5000, since 0, per_thread [];
     link [cuTexObjectGetTextureDesc];
     returns status, fallback [];
     aliases [];
@@ -11676,7 +11664,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefCreate(pTexRef: *mut CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefCreate, __cushim_slot_cuTexRefCreate), export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefCreate, export c"cuTexRefCreate", name "cuTexRefCreate", proc c"cuTexRefCreate", version 2000, since 0, per_thread [];
     link [cuTexRefCreate];
     returns status, fallback [];
     aliases [];
@@ -11685,7 +11673,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefDestroy(hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefDestroy, __cushim_slot_cuTexRefDestroy), export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefDestroy, export c"cuTexRefDestroy", name "cuTexRefDestroy", proc c"cuTexRefDestroy", version 2000, since 0, per_thread [];
     link [cuTexRefDestroy];
     returns status, fallback [];
     aliases [];
@@ -11694,7 +11682,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetAddressMode(pam: *mut CUaddress_mode, hTexRef: CUtexref, dim: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetAddressMode, __cushim_slot_cuTexRefGetAddressMode), export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetAddressMode, export c"cuTexRefGetAddressMode", name "cuTexRefGetAddressMode", proc c"cuTexRefGetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetAddressMode];
     returns status, fallback [];
     aliases [];
@@ -11703,7 +11691,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetAddress_v2(pdptr: *mut CUdeviceptr, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetAddress_v2, __cushim_slot_cuTexRefGetAddress_v2), export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetAddress_v2, export c"cuTexRefGetAddress_v2", name "cuTexRefGetAddress", proc c"cuTexRefGetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefGetAddress_v2];
     returns status, fallback [];
     aliases [cuTexRefGetAddress];
@@ -11712,7 +11700,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetArray(phArray: *mut CUarray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetArray, __cushim_slot_cuTexRefGetArray), export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetArray, export c"cuTexRefGetArray", name "cuTexRefGetArray", proc c"cuTexRefGetArray", version 2000, since 0, per_thread [];
     link [cuTexRefGetArray];
     returns status, fallback [];
     aliases [];
@@ -11721,7 +11709,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetBorderColor(pBorderColor: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetBorderColor, __cushim_slot_cuTexRefGetBorderColor), export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetBorderColor, export c"cuTexRefGetBorderColor", name "cuTexRefGetBorderColor", proc c"cuTexRefGetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefGetBorderColor];
     returns status, fallback [];
     aliases [];
@@ -11730,7 +11718,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetFilterMode, __cushim_slot_cuTexRefGetFilterMode), export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetFilterMode, export c"cuTexRefGetFilterMode", name "cuTexRefGetFilterMode", proc c"cuTexRefGetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefGetFilterMode];
     returns status, fallback [];
     aliases [];
@@ -11739,7 +11727,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetFlags(pFlags: *mut ::core::ffi::c_uint, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetFlags, __cushim_slot_cuTexRefGetFlags), export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetFlags, export c"cuTexRefGetFlags", name "cuTexRefGetFlags", proc c"cuTexRefGetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefGetFlags];
     returns status, fallback [];
     aliases [];
@@ -11748,7 +11736,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetFormat(pFormat: *mut CUarray_format, pNumChannels: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetFormat, __cushim_slot_cuTexRefGetFormat), export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetFormat, export c"cuTexRefGetFormat", name "cuTexRefGetFormat", proc c"cuTexRefGetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefGetFormat];
     returns status, fallback [];
     aliases [];
@@ -11757,7 +11745,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMaxAnisotropy(pmaxAniso: *mut ::core::ffi::c_int, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMaxAnisotropy, __cushim_slot_cuTexRefGetMaxAnisotropy), export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMaxAnisotropy, export c"cuTexRefGetMaxAnisotropy", name "cuTexRefGetMaxAnisotropy", proc c"cuTexRefGetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefGetMaxAnisotropy];
     returns status, fallback [];
     aliases [];
@@ -11766,7 +11754,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmapFilterMode(pfm: *mut CUfilter_mode, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmapFilterMode, __cushim_slot_cuTexRefGetMipmapFilterMode), export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmapFilterMode, export c"cuTexRefGetMipmapFilterMode", name "cuTexRefGetMipmapFilterMode", proc c"cuTexRefGetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapFilterMode];
     returns status, fallback [];
     aliases [];
@@ -11775,7 +11763,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmapLevelBias(pbias: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmapLevelBias, __cushim_slot_cuTexRefGetMipmapLevelBias), export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmapLevelBias, export c"cuTexRefGetMipmapLevelBias", name "cuTexRefGetMipmapLevelBias", proc c"cuTexRefGetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelBias];
     returns status, fallback [];
     aliases [];
@@ -11784,7 +11772,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmapLevelClamp(pminMipmapLevelClamp: *mut f32, pmaxMipmapLevelClamp: *mut f32, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmapLevelClamp, __cushim_slot_cuTexRefGetMipmapLevelClamp), export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmapLevelClamp, export c"cuTexRefGetMipmapLevelClamp", name "cuTexRefGetMipmapLevelClamp", proc c"cuTexRefGetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmapLevelClamp];
     returns status, fallback [];
     aliases [];
@@ -11793,7 +11781,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefGetMipmappedArray(phMipmappedArray: *mut CUmipmappedArray, hTexRef: CUtexref) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefGetMipmappedArray, __cushim_slot_cuTexRefGetMipmappedArray), export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefGetMipmappedArray, export c"cuTexRefGetMipmappedArray", name "cuTexRefGetMipmappedArray", proc c"cuTexRefGetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefGetMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -11802,7 +11790,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetAddress2D_v3(hTexRef: CUtexref, desc: *const CUDA_ARRAY_DESCRIPTOR, dptr: CUdeviceptr, Pitch: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetAddress2D_v3, __cushim_slot_cuTexRefSetAddress2D_v3), export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetAddress2D_v3, export c"cuTexRefSetAddress2D_v3", name "cuTexRefSetAddress2D", proc c"cuTexRefSetAddress2D", version 4010, since 0, per_thread [];
     link [cuTexRefSetAddress2D_v3];
     returns status, fallback [];
     aliases [cuTexRefSetAddress2D];
@@ -11811,7 +11799,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetAddressMode(hTexRef: CUtexref, dim: ::core::ffi::c_int, am: CUaddress_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetAddressMode, __cushim_slot_cuTexRefSetAddressMode), export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetAddressMode, export c"cuTexRefSetAddressMode", name "cuTexRefSetAddressMode", proc c"cuTexRefSetAddressMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetAddressMode];
     returns status, fallback [];
     aliases [];
@@ -11820,7 +11808,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetAddress_v2(ByteOffset: *mut usize, hTexRef: CUtexref, dptr: CUdeviceptr, bytes: usize) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetAddress_v2, __cushim_slot_cuTexRefSetAddress_v2), export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetAddress_v2, export c"cuTexRefSetAddress_v2", name "cuTexRefSetAddress", proc c"cuTexRefSetAddress", version 3020, since 0, per_thread [];
     link [cuTexRefSetAddress_v2];
     returns status, fallback [];
     aliases [cuTexRefSetAddress];
@@ -11829,7 +11817,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetArray(hTexRef: CUtexref, hArray: CUarray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetArray, __cushim_slot_cuTexRefSetArray), export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetArray, export c"cuTexRefSetArray", name "cuTexRefSetArray", proc c"cuTexRefSetArray", version 2000, since 0, per_thread [];
     link [cuTexRefSetArray];
     returns status, fallback [];
     aliases [];
@@ -11838,7 +11826,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetBorderColor(hTexRef: CUtexref, pBorderColor: *mut f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetBorderColor, __cushim_slot_cuTexRefSetBorderColor), export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetBorderColor, export c"cuTexRefSetBorderColor", name "cuTexRefSetBorderColor", proc c"cuTexRefSetBorderColor", version 8000, since 0, per_thread [];
     link [cuTexRefSetBorderColor];
     returns status, fallback [];
     aliases [];
@@ -11847,7 +11835,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetFilterMode, __cushim_slot_cuTexRefSetFilterMode), export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetFilterMode, export c"cuTexRefSetFilterMode", name "cuTexRefSetFilterMode", proc c"cuTexRefSetFilterMode", version 2000, since 0, per_thread [];
     link [cuTexRefSetFilterMode];
     returns status, fallback [];
     aliases [];
@@ -11856,7 +11844,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetFlags(hTexRef: CUtexref, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetFlags, __cushim_slot_cuTexRefSetFlags), export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetFlags, export c"cuTexRefSetFlags", name "cuTexRefSetFlags", proc c"cuTexRefSetFlags", version 2000, since 0, per_thread [];
     link [cuTexRefSetFlags];
     returns status, fallback [];
     aliases [];
@@ -11865,7 +11853,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetFormat(hTexRef: CUtexref, fmt: CUarray_format, NumPackedComponents: ::core::ffi::c_int) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetFormat, __cushim_slot_cuTexRefSetFormat), export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetFormat, export c"cuTexRefSetFormat", name "cuTexRefSetFormat", proc c"cuTexRefSetFormat", version 2000, since 0, per_thread [];
     link [cuTexRefSetFormat];
     returns status, fallback [];
     aliases [];
@@ -11874,7 +11862,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMaxAnisotropy(hTexRef: CUtexref, maxAniso: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMaxAnisotropy, __cushim_slot_cuTexRefSetMaxAnisotropy), export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMaxAnisotropy, export c"cuTexRefSetMaxAnisotropy", name "cuTexRefSetMaxAnisotropy", proc c"cuTexRefSetMaxAnisotropy", version 5000, since 0, per_thread [];
     link [cuTexRefSetMaxAnisotropy];
     returns status, fallback [];
     aliases [];
@@ -11883,7 +11871,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmapFilterMode(hTexRef: CUtexref, fm: CUfilter_mode) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmapFilterMode, __cushim_slot_cuTexRefSetMipmapFilterMode), export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmapFilterMode, export c"cuTexRefSetMipmapFilterMode", name "cuTexRefSetMipmapFilterMode", proc c"cuTexRefSetMipmapFilterMode", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapFilterMode];
     returns status, fallback [];
     aliases [];
@@ -11892,7 +11880,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmapLevelBias(hTexRef: CUtexref, bias: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmapLevelBias, __cushim_slot_cuTexRefSetMipmapLevelBias), export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmapLevelBias, export c"cuTexRefSetMipmapLevelBias", name "cuTexRefSetMipmapLevelBias", proc c"cuTexRefSetMipmapLevelBias", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelBias];
     returns status, fallback [];
     aliases [];
@@ -11901,7 +11889,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmapLevelClamp(hTexRef: CUtexref, minMipmapLevelClamp: f32, maxMipmapLevelClamp: f32) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmapLevelClamp, __cushim_slot_cuTexRefSetMipmapLevelClamp), export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmapLevelClamp, export c"cuTexRefSetMipmapLevelClamp", name "cuTexRefSetMipmapLevelClamp", proc c"cuTexRefSetMipmapLevelClamp", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmapLevelClamp];
     returns status, fallback [];
     aliases [];
@@ -11910,7 +11898,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuTexRefSetMipmappedArray(hTexRef: CUtexref, hMipmappedArray: CUmipmappedArray, Flags: ::core::ffi::c_uint) -> CUresult;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cuTexRefSetMipmappedArray, __cushim_slot_cuTexRefSetMipmappedArray), export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
+    static __cushim_fn_cuTexRefSetMipmappedArray, export c"cuTexRefSetMipmappedArray", name "cuTexRefSetMipmappedArray", proc c"cuTexRefSetMipmappedArray", version 5000, since 0, per_thread [];
     link [cuTexRefSetMipmappedArray];
     returns status, fallback [];
     aliases [];
@@ -11919,7 +11907,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuThreadExchangeStreamCaptureMode(mode: *mut CUstreamCaptureMode) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuThreadExchangeStreamCaptureMode, __cushim_slot_cuThreadExchangeStreamCaptureMode), export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
+    static __cushim_fn_cuThreadExchangeStreamCaptureMode, export c"cuThreadExchangeStreamCaptureMode", name "cuThreadExchangeStreamCaptureMode", proc c"cuThreadExchangeStreamCaptureMode", version 10010, since 0, per_thread [];
     link [cuThreadExchangeStreamCaptureMode];
     returns status, fallback [];
     aliases [];
@@ -11928,7 +11916,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuUserObjectCreate(object_out: *mut CUuserObject, ptr: *mut ::core::ffi::c_void, destroy: CUhostFn, initialRefcount: ::core::ffi::c_uint, flags: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuUserObjectCreate, __cushim_slot_cuUserObjectCreate), export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuUserObjectCreate, export c"cuUserObjectCreate", name "cuUserObjectCreate", proc c"cuUserObjectCreate", version 11030, since 0, per_thread [];
     link [cuUserObjectCreate];
     returns status, fallback [];
     aliases [];
@@ -11937,7 +11925,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuUserObjectRelease(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuUserObjectRelease, __cushim_slot_cuUserObjectRelease), export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuUserObjectRelease, export c"cuUserObjectRelease", name "cuUserObjectRelease", proc c"cuUserObjectRelease", version 11030, since 0, per_thread [];
     link [cuUserObjectRelease];
     returns status, fallback [];
     aliases [];
@@ -11946,7 +11934,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuUserObjectRetain(object: CUuserObject, count: ::core::ffi::c_uint) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuUserObjectRetain, __cushim_slot_cuUserObjectRetain), export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
+    static __cushim_fn_cuUserObjectRetain, export c"cuUserObjectRetain", name "cuUserObjectRetain", proc c"cuUserObjectRetain", version 11030, since 0, per_thread [];
     link [cuUserObjectRetain];
     returns status, fallback [];
     aliases [];
@@ -11955,7 +11943,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuVDPAUCtxCreate_v2(pCtx: *mut CUcontext, flags: ::core::ffi::c_uint, device: CUdevice, vdpDevice: VdpDevice, vdpGetProcAddress: ::core::option::Option<unsafe extern "C" fn(::core::ffi::c_uint, ::core::ffi::c_uint, *mut *mut ::core::ffi::c_void) -> VdpStatus>) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuVDPAUCtxCreate_v2, __cushim_slot_cuVDPAUCtxCreate_v2), export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 0, per_thread [];
+    static __cushim_fn_cuVDPAUCtxCreate_v2, export c"cuVDPAUCtxCreate_v2", name "cuVDPAUCtxCreate", proc c"cuVDPAUCtxCreate", version 3020, since 0, per_thread [];
     link [cuVDPAUCtxCreate_v2];
     returns status, fallback [];
     aliases [cuVDPAUCtxCreate];
@@ -11964,7 +11952,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuVDPAUGetDevice(pDevice: *mut CUdevice, vdpDevice: VdpDevice, vdpGetProcAddress: ::core::option::Option<unsafe extern "C" fn(::core::ffi::c_uint, ::core::ffi::c_uint, *mut *mut ::core::ffi::c_void) -> VdpStatus>) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuVDPAUGetDevice, __cushim_slot_cuVDPAUGetDevice), export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 0, per_thread [];
+    static __cushim_fn_cuVDPAUGetDevice, export c"cuVDPAUGetDevice", name "cuVDPAUGetDevice", proc c"cuVDPAUGetDevice", version 3010, since 0, per_thread [];
     link [cuVDPAUGetDevice];
     returns status, fallback [];
     aliases [];
@@ -11974,7 +11962,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuWGLGetDevice(pDevice: *mut CUdevice, hGpu: *mut ::core::ffi::c_void) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuWGLGetDevice, __cushim_slot_cuWGLGetDevice), export c"cuWGLGetDevice", name "cuWGLGetDevice", proc c"cuWGLGetDevice", version 2020, since 0, per_thread [];
+    static __cushim_fn_cuWGLGetDevice, export c"cuWGLGetDevice", name "cuWGLGetDevice", proc c"cuWGLGetDevice", version 2020, since 0, per_thread [];
     link [cuWGLGetDevice];
     returns status, fallback [];
     aliases [];
@@ -11983,7 +11971,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuWaitExternalSemaphoresAsync(extSemArray: *const CUexternalSemaphore, paramsArray: *const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, numExtSems: ::core::ffi::c_uint, stream: CUstream) -> CUresult;
     attrs [];
-    statics (__cushim_fn_cuWaitExternalSemaphoresAsync, __cushim_slot_cuWaitExternalSemaphoresAsync), export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
+    static __cushim_fn_cuWaitExternalSemaphoresAsync, export c"cuWaitExternalSemaphoresAsync", name "cuWaitExternalSemaphoresAsync", proc c"cuWaitExternalSemaphoresAsync", version 10000, since 0, per_thread [c"cuWaitExternalSemaphoresAsync_ptsz", 10000];
     link [cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz];
     returns status, fallback [];
     aliases [];

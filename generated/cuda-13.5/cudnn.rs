@@ -2504,26 +2504,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -2534,13 +2536,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -2564,21 +2566,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -2600,7 +2593,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -2608,8 +2601,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -2622,25 +2624,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -2656,8 +2644,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -2699,1434 +2687,1434 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cudnnActivationBackward(handle: cudnnHandle_t, activationDesc: cudnnActivationDescriptor_t, alpha: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnActivationBackward, __cushim_slot_cudnnActivationBackward);
+    static __cushim_fn_cudnnActivationBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnActivationForward(handle: cudnnHandle_t, activationDesc: cudnnActivationDescriptor_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnActivationForward, __cushim_slot_cudnnActivationForward);
+    static __cushim_fn_cudnnActivationForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnAddTensor(handle: cudnnHandle_t, alpha: *const ::core::ffi::c_void, aDesc: cudnnTensorDescriptor_t, A: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, cDesc: cudnnTensorDescriptor_t, C: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnAddTensor, __cushim_slot_cudnnAddTensor);
+    static __cushim_fn_cudnnAddTensor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnAdvVersionCheck() -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnAdvVersionCheck, __cushim_slot_cudnnAdvVersionCheck);
+    static __cushim_fn_cudnnAdvVersionCheck;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnB2BCausalConv1dBackward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weightsProj: *const ::core::ffi::c_void, weightsMixer: *const ::core::ffi::c_void, skipBias: *const ::core::ffi::c_void, y: *const ::core::ffi::c_void, dy: *const ::core::ffi::c_void, dx: *mut ::core::ffi::c_void, dweightsProj: *mut ::core::ffi::c_void, dweightsMixer: *mut ::core::ffi::c_void, dskipBias: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSizeProj: ::core::ffi::c_int, kernelSizeMixer: ::core::ffi::c_int, dataType: cudnnDataType_t, dwDataType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnB2BCausalConv1dBackward, __cushim_slot_cudnnB2BCausalConv1dBackward);
+    static __cushim_fn_cudnnB2BCausalConv1dBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnB2BCausalConv1dForward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weightsProj: *const ::core::ffi::c_void, weightsMixer: *const ::core::ffi::c_void, skipBias: *const ::core::ffi::c_void, y: *mut ::core::ffi::c_void, yGated: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSizeProj: ::core::ffi::c_int, kernelSizeMixer: ::core::ffi::c_int, dataType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnB2BCausalConv1dForward, __cushim_slot_cudnnB2BCausalConv1dForward);
+    static __cushim_fn_cudnnB2BCausalConv1dForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendCreateDescriptor(descriptorType: cudnnBackendDescriptorType_t, descriptor: *mut cudnnBackendDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendCreateDescriptor, __cushim_slot_cudnnBackendCreateDescriptor);
+    static __cushim_fn_cudnnBackendCreateDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendDestroyDescriptor(descriptor: cudnnBackendDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendDestroyDescriptor, __cushim_slot_cudnnBackendDestroyDescriptor);
+    static __cushim_fn_cudnnBackendDestroyDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendExecute(handle: cudnnHandle_t, executionPlan: cudnnBackendDescriptor_t, variantPack: cudnnBackendDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendExecute, __cushim_slot_cudnnBackendExecute);
+    static __cushim_fn_cudnnBackendExecute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendFinalize(descriptor: cudnnBackendDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendFinalize, __cushim_slot_cudnnBackendFinalize);
+    static __cushim_fn_cudnnBackendFinalize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendGetAttribute(descriptor: cudnnBackendDescriptor_t, attributeName: cudnnBackendAttributeName_t, attributeType: cudnnBackendAttributeType_t, requestedElementCount: i64, elementCount: *mut i64, arrayOfElements: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendGetAttribute, __cushim_slot_cudnnBackendGetAttribute);
+    static __cushim_fn_cudnnBackendGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendInitialize(descriptor: cudnnBackendDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendInitialize, __cushim_slot_cudnnBackendInitialize);
+    static __cushim_fn_cudnnBackendInitialize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendPopulateCudaGraph(handle: cudnnHandle_t, executionPlan: cudnnBackendDescriptor_t, variantPack: cudnnBackendDescriptor_t, graph: cudaGraph_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendPopulateCudaGraph, __cushim_slot_cudnnBackendPopulateCudaGraph);
+    static __cushim_fn_cudnnBackendPopulateCudaGraph;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendSetAttribute(descriptor: cudnnBackendDescriptor_t, attributeName: cudnnBackendAttributeName_t, attributeType: cudnnBackendAttributeType_t, elementCount: i64, arrayOfElements: *const ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendSetAttribute, __cushim_slot_cudnnBackendSetAttribute);
+    static __cushim_fn_cudnnBackendSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBackendUpdateCudaGraph(handle: cudnnHandle_t, executionPlan: cudnnBackendDescriptor_t, variantPack: cudnnBackendDescriptor_t, graph: cudaGraph_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBackendUpdateCudaGraph, __cushim_slot_cudnnBackendUpdateCudaGraph);
+    static __cushim_fn_cudnnBackendUpdateCudaGraph;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBatchNormalizationBackward(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, alphaDataDiff: *const ::core::ffi::c_void, betaDataDiff: *const ::core::ffi::c_void, alphaParamDiff: *const ::core::ffi::c_void, betaParamDiff: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void, dBnScaleBiasDesc: cudnnTensorDescriptor_t, bnScale: *const ::core::ffi::c_void, dBnScaleResult: *mut ::core::ffi::c_void, dBnBiasResult: *mut ::core::ffi::c_void, epsilon: f64, savedMean: *const ::core::ffi::c_void, savedInvVariance: *const ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBatchNormalizationBackward, __cushim_slot_cudnnBatchNormalizationBackward);
+    static __cushim_fn_cudnnBatchNormalizationBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBatchNormalizationBackwardEx(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, bnOps: cudnnBatchNormOps_t, alphaDataDiff: *const ::core::ffi::c_void, betaDataDiff: *const ::core::ffi::c_void, alphaParamDiff: *const ::core::ffi::c_void, betaParamDiff: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, xData: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, yData: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dyData: *const ::core::ffi::c_void, dzDesc: cudnnTensorDescriptor_t, dzData: *mut ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dxData: *mut ::core::ffi::c_void, dBnScaleBiasDesc: cudnnTensorDescriptor_t, bnScaleData: *const ::core::ffi::c_void, bnBiasData: *const ::core::ffi::c_void, dBnScaleData: *mut ::core::ffi::c_void, dBnBiasData: *mut ::core::ffi::c_void, epsilon: f64, savedMean: *const ::core::ffi::c_void, savedInvVariance: *const ::core::ffi::c_void, activationDesc: cudnnActivationDescriptor_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBatchNormalizationBackwardEx, __cushim_slot_cudnnBatchNormalizationBackwardEx);
+    static __cushim_fn_cudnnBatchNormalizationBackwardEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBatchNormalizationForwardInference(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, alpha: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, bnScaleBiasMeanVarDesc: cudnnTensorDescriptor_t, bnScale: *const ::core::ffi::c_void, bnBias: *const ::core::ffi::c_void, estimatedMean: *const ::core::ffi::c_void, estimatedVariance: *const ::core::ffi::c_void, epsilon: f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBatchNormalizationForwardInference, __cushim_slot_cudnnBatchNormalizationForwardInference);
+    static __cushim_fn_cudnnBatchNormalizationForwardInference;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBatchNormalizationForwardTraining(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, alpha: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, bnScaleBiasMeanVarDesc: cudnnTensorDescriptor_t, bnScale: *const ::core::ffi::c_void, bnBias: *const ::core::ffi::c_void, exponentialAverageFactor: f64, resultRunningMean: *mut ::core::ffi::c_void, resultRunningVariance: *mut ::core::ffi::c_void, epsilon: f64, resultSaveMean: *mut ::core::ffi::c_void, resultSaveInvVariance: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBatchNormalizationForwardTraining, __cushim_slot_cudnnBatchNormalizationForwardTraining);
+    static __cushim_fn_cudnnBatchNormalizationForwardTraining;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBatchNormalizationForwardTrainingEx(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, bnOps: cudnnBatchNormOps_t, alpha: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, xData: *const ::core::ffi::c_void, zDesc: cudnnTensorDescriptor_t, zData: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, yData: *mut ::core::ffi::c_void, bnScaleBiasMeanVarDesc: cudnnTensorDescriptor_t, bnScale: *const ::core::ffi::c_void, bnBias: *const ::core::ffi::c_void, exponentialAverageFactor: f64, resultRunningMean: *mut ::core::ffi::c_void, resultRunningVariance: *mut ::core::ffi::c_void, epsilon: f64, resultSaveMean: *mut ::core::ffi::c_void, resultSaveInvVariance: *mut ::core::ffi::c_void, activationDesc: cudnnActivationDescriptor_t, workspace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBatchNormalizationForwardTrainingEx, __cushim_slot_cudnnBatchNormalizationForwardTrainingEx);
+    static __cushim_fn_cudnnBatchNormalizationForwardTrainingEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnBuildRNNDynamic(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, miniBatch: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnBuildRNNDynamic, __cushim_slot_cudnnBuildRNNDynamic);
+    static __cushim_fn_cudnnBuildRNNDynamic;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCTCLoss(handle: cudnnHandle_t, probsDesc: cudnnTensorDescriptor_t, probs: *const ::core::ffi::c_void, hostLabels: *const ::core::ffi::c_int, hostLabelLengths: *const ::core::ffi::c_int, hostInputLengths: *const ::core::ffi::c_int, costs: *mut ::core::ffi::c_void, gradientsDesc: cudnnTensorDescriptor_t, gradients: *mut ::core::ffi::c_void, algo: cudnnCTCLossAlgo_t, ctcLossDesc: cudnnCTCLossDescriptor_t, workspace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCTCLoss, __cushim_slot_cudnnCTCLoss);
+    static __cushim_fn_cudnnCTCLoss;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCTCLoss_v8(handle: cudnnHandle_t, algo: cudnnCTCLossAlgo_t, ctcLossDesc: cudnnCTCLossDescriptor_t, probsDesc: cudnnTensorDescriptor_t, probs: *const ::core::ffi::c_void, labels: *const ::core::ffi::c_int, labelLengths: *const ::core::ffi::c_int, inputLengths: *const ::core::ffi::c_int, costs: *mut ::core::ffi::c_void, gradientsDesc: cudnnTensorDescriptor_t, gradients: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, workspace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCTCLoss_v8, __cushim_slot_cudnnCTCLoss_v8);
+    static __cushim_fn_cudnnCTCLoss_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCausalConv1dBackward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, bias: *const ::core::ffi::c_void, dy: *const ::core::ffi::c_void, dx: *mut ::core::ffi::c_void, dweight: *mut ::core::ffi::c_void, dbias: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, dwDataType: cudnnDataType_t, activation: cudnnCausalConv1dActivation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCausalConv1dBackward, __cushim_slot_cudnnCausalConv1dBackward);
+    static __cushim_fn_cudnnCausalConv1dBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCausalConv1dForward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, bias: *const ::core::ffi::c_void, y: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, activation: cudnnCausalConv1dActivation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCausalConv1dForward, __cushim_slot_cudnnCausalConv1dForward);
+    static __cushim_fn_cudnnCausalConv1dForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCausalConv1dNwhBackward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, bias: *const ::core::ffi::c_void, dy: *const ::core::ffi::c_void, dx: *mut ::core::ffi::c_void, dweight: *mut ::core::ffi::c_void, dbias: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, dwDataType: cudnnDataType_t, activation: cudnnCausalConv1dActivation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCausalConv1dNwhBackward, __cushim_slot_cudnnCausalConv1dNwhBackward);
+    static __cushim_fn_cudnnCausalConv1dNwhBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCausalConv1dNwhForward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, bias: *const ::core::ffi::c_void, y: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, activation: cudnnCausalConv1dActivation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCausalConv1dNwhForward, __cushim_slot_cudnnCausalConv1dNwhForward);
+    static __cushim_fn_cudnnCausalConv1dNwhForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCnnVersionCheck() -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCnnVersionCheck, __cushim_slot_cudnnCnnVersionCheck);
+    static __cushim_fn_cudnnCnnVersionCheck;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnConvolutionBackwardBias(handle: cudnnHandle_t, alpha: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dbDesc: cudnnTensorDescriptor_t, db: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnConvolutionBackwardBias, __cushim_slot_cudnnConvolutionBackwardBias);
+    static __cushim_fn_cudnnConvolutionBackwardBias;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnConvolutionBackwardData(handle: cudnnHandle_t, alpha: *const ::core::ffi::c_void, wDesc: cudnnFilterDescriptor_t, w: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, algo: cudnnConvolutionBwdDataAlgo_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, beta: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnConvolutionBackwardData, __cushim_slot_cudnnConvolutionBackwardData);
+    static __cushim_fn_cudnnConvolutionBackwardData;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnConvolutionBackwardFilter(handle: cudnnHandle_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, algo: cudnnConvolutionBwdFilterAlgo_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, beta: *const ::core::ffi::c_void, dwDesc: cudnnFilterDescriptor_t, dw: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnConvolutionBackwardFilter, __cushim_slot_cudnnConvolutionBackwardFilter);
+    static __cushim_fn_cudnnConvolutionBackwardFilter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnConvolutionBiasActivationForward(handle: cudnnHandle_t, alpha1: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, wDesc: cudnnFilterDescriptor_t, w: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, algo: cudnnConvolutionFwdAlgo_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, alpha2: *const ::core::ffi::c_void, zDesc: cudnnTensorDescriptor_t, z: *const ::core::ffi::c_void, biasDesc: cudnnTensorDescriptor_t, bias: *const ::core::ffi::c_void, activationDesc: cudnnActivationDescriptor_t, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnConvolutionBiasActivationForward, __cushim_slot_cudnnConvolutionBiasActivationForward);
+    static __cushim_fn_cudnnConvolutionBiasActivationForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnConvolutionForward(handle: cudnnHandle_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, wDesc: cudnnFilterDescriptor_t, w: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, algo: cudnnConvolutionFwdAlgo_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnConvolutionForward, __cushim_slot_cudnnConvolutionForward);
+    static __cushim_fn_cudnnConvolutionForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreate(handle: *mut cudnnHandle_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreate, __cushim_slot_cudnnCreate);
+    static __cushim_fn_cudnnCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateActivationDescriptor(activationDesc: *mut cudnnActivationDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateActivationDescriptor, __cushim_slot_cudnnCreateActivationDescriptor);
+    static __cushim_fn_cudnnCreateActivationDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateAttnDescriptor(attnDesc: *mut cudnnAttnDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateAttnDescriptor, __cushim_slot_cudnnCreateAttnDescriptor);
+    static __cushim_fn_cudnnCreateAttnDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateCTCLossDescriptor(ctcLossDesc: *mut cudnnCTCLossDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateCTCLossDescriptor, __cushim_slot_cudnnCreateCTCLossDescriptor);
+    static __cushim_fn_cudnnCreateCTCLossDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateConvolutionDescriptor(convDesc: *mut cudnnConvolutionDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateConvolutionDescriptor, __cushim_slot_cudnnCreateConvolutionDescriptor);
+    static __cushim_fn_cudnnCreateConvolutionDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateDropoutDescriptor(dropoutDesc: *mut cudnnDropoutDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateDropoutDescriptor, __cushim_slot_cudnnCreateDropoutDescriptor);
+    static __cushim_fn_cudnnCreateDropoutDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateFilterDescriptor(filterDesc: *mut cudnnFilterDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateFilterDescriptor, __cushim_slot_cudnnCreateFilterDescriptor);
+    static __cushim_fn_cudnnCreateFilterDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateFusedOpsConstParamPack(constPack: *mut cudnnFusedOpsConstParamPack_t, ops: cudnnFusedOps_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateFusedOpsConstParamPack, __cushim_slot_cudnnCreateFusedOpsConstParamPack);
+    static __cushim_fn_cudnnCreateFusedOpsConstParamPack;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateFusedOpsPlan(plan: *mut cudnnFusedOpsPlan_t, ops: cudnnFusedOps_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateFusedOpsPlan, __cushim_slot_cudnnCreateFusedOpsPlan);
+    static __cushim_fn_cudnnCreateFusedOpsPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateFusedOpsVariantParamPack(varPack: *mut cudnnFusedOpsVariantParamPack_t, ops: cudnnFusedOps_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateFusedOpsVariantParamPack, __cushim_slot_cudnnCreateFusedOpsVariantParamPack);
+    static __cushim_fn_cudnnCreateFusedOpsVariantParamPack;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateLRNDescriptor(normDesc: *mut cudnnLRNDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateLRNDescriptor, __cushim_slot_cudnnCreateLRNDescriptor);
+    static __cushim_fn_cudnnCreateLRNDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateOpTensorDescriptor(opTensorDesc: *mut cudnnOpTensorDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateOpTensorDescriptor, __cushim_slot_cudnnCreateOpTensorDescriptor);
+    static __cushim_fn_cudnnCreateOpTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreatePoolingDescriptor(poolingDesc: *mut cudnnPoolingDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreatePoolingDescriptor, __cushim_slot_cudnnCreatePoolingDescriptor);
+    static __cushim_fn_cudnnCreatePoolingDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateRNNDataDescriptor(rnnDataDesc: *mut cudnnRNNDataDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateRNNDataDescriptor, __cushim_slot_cudnnCreateRNNDataDescriptor);
+    static __cushim_fn_cudnnCreateRNNDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateRNNDescriptor(rnnDesc: *mut cudnnRNNDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateRNNDescriptor, __cushim_slot_cudnnCreateRNNDescriptor);
+    static __cushim_fn_cudnnCreateRNNDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateReduceTensorDescriptor(reduceTensorDesc: *mut cudnnReduceTensorDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateReduceTensorDescriptor, __cushim_slot_cudnnCreateReduceTensorDescriptor);
+    static __cushim_fn_cudnnCreateReduceTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateSeqDataDescriptor(seqDataDesc: *mut cudnnSeqDataDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateSeqDataDescriptor, __cushim_slot_cudnnCreateSeqDataDescriptor);
+    static __cushim_fn_cudnnCreateSeqDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateSpatialTransformerDescriptor(stDesc: *mut cudnnSpatialTransformerDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateSpatialTransformerDescriptor, __cushim_slot_cudnnCreateSpatialTransformerDescriptor);
+    static __cushim_fn_cudnnCreateSpatialTransformerDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateTensorDescriptor(tensorDesc: *mut cudnnTensorDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateTensorDescriptor, __cushim_slot_cudnnCreateTensorDescriptor);
+    static __cushim_fn_cudnnCreateTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnCreateTensorTransformDescriptor(transformDesc: *mut cudnnTensorTransformDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnCreateTensorTransformDescriptor, __cushim_slot_cudnnCreateTensorTransformDescriptor);
+    static __cushim_fn_cudnnCreateTensorTransformDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDeriveBNTensorDescriptor(derivedBnDesc: cudnnTensorDescriptor_t, xDesc: cudnnTensorDescriptor_t, mode: cudnnBatchNormMode_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDeriveBNTensorDescriptor, __cushim_slot_cudnnDeriveBNTensorDescriptor);
+    static __cushim_fn_cudnnDeriveBNTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDeriveNormTensorDescriptor(derivedNormScaleBiasDesc: cudnnTensorDescriptor_t, derivedNormMeanVarDesc: cudnnTensorDescriptor_t, xDesc: cudnnTensorDescriptor_t, mode: cudnnNormMode_t, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDeriveNormTensorDescriptor, __cushim_slot_cudnnDeriveNormTensorDescriptor);
+    static __cushim_fn_cudnnDeriveNormTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroy(handle: cudnnHandle_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroy, __cushim_slot_cudnnDestroy);
+    static __cushim_fn_cudnnDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyActivationDescriptor(activationDesc: cudnnActivationDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyActivationDescriptor, __cushim_slot_cudnnDestroyActivationDescriptor);
+    static __cushim_fn_cudnnDestroyActivationDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyAttnDescriptor(attnDesc: cudnnAttnDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyAttnDescriptor, __cushim_slot_cudnnDestroyAttnDescriptor);
+    static __cushim_fn_cudnnDestroyAttnDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyCTCLossDescriptor(ctcLossDesc: cudnnCTCLossDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyCTCLossDescriptor, __cushim_slot_cudnnDestroyCTCLossDescriptor);
+    static __cushim_fn_cudnnDestroyCTCLossDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyConvolutionDescriptor(convDesc: cudnnConvolutionDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyConvolutionDescriptor, __cushim_slot_cudnnDestroyConvolutionDescriptor);
+    static __cushim_fn_cudnnDestroyConvolutionDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyDropoutDescriptor(dropoutDesc: cudnnDropoutDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyDropoutDescriptor, __cushim_slot_cudnnDestroyDropoutDescriptor);
+    static __cushim_fn_cudnnDestroyDropoutDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyFilterDescriptor(filterDesc: cudnnFilterDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyFilterDescriptor, __cushim_slot_cudnnDestroyFilterDescriptor);
+    static __cushim_fn_cudnnDestroyFilterDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyFusedOpsConstParamPack(constPack: cudnnFusedOpsConstParamPack_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyFusedOpsConstParamPack, __cushim_slot_cudnnDestroyFusedOpsConstParamPack);
+    static __cushim_fn_cudnnDestroyFusedOpsConstParamPack;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyFusedOpsPlan(plan: cudnnFusedOpsPlan_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyFusedOpsPlan, __cushim_slot_cudnnDestroyFusedOpsPlan);
+    static __cushim_fn_cudnnDestroyFusedOpsPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyFusedOpsVariantParamPack(varPack: cudnnFusedOpsVariantParamPack_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyFusedOpsVariantParamPack, __cushim_slot_cudnnDestroyFusedOpsVariantParamPack);
+    static __cushim_fn_cudnnDestroyFusedOpsVariantParamPack;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyLRNDescriptor(lrnDesc: cudnnLRNDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyLRNDescriptor, __cushim_slot_cudnnDestroyLRNDescriptor);
+    static __cushim_fn_cudnnDestroyLRNDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyOpTensorDescriptor(opTensorDesc: cudnnOpTensorDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyOpTensorDescriptor, __cushim_slot_cudnnDestroyOpTensorDescriptor);
+    static __cushim_fn_cudnnDestroyOpTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyPoolingDescriptor(poolingDesc: cudnnPoolingDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyPoolingDescriptor, __cushim_slot_cudnnDestroyPoolingDescriptor);
+    static __cushim_fn_cudnnDestroyPoolingDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyRNNDataDescriptor(rnnDataDesc: cudnnRNNDataDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyRNNDataDescriptor, __cushim_slot_cudnnDestroyRNNDataDescriptor);
+    static __cushim_fn_cudnnDestroyRNNDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyRNNDescriptor(rnnDesc: cudnnRNNDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyRNNDescriptor, __cushim_slot_cudnnDestroyRNNDescriptor);
+    static __cushim_fn_cudnnDestroyRNNDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyReduceTensorDescriptor(reduceTensorDesc: cudnnReduceTensorDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyReduceTensorDescriptor, __cushim_slot_cudnnDestroyReduceTensorDescriptor);
+    static __cushim_fn_cudnnDestroyReduceTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroySeqDataDescriptor(seqDataDesc: cudnnSeqDataDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroySeqDataDescriptor, __cushim_slot_cudnnDestroySeqDataDescriptor);
+    static __cushim_fn_cudnnDestroySeqDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroySpatialTransformerDescriptor(stDesc: cudnnSpatialTransformerDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroySpatialTransformerDescriptor, __cushim_slot_cudnnDestroySpatialTransformerDescriptor);
+    static __cushim_fn_cudnnDestroySpatialTransformerDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyTensorDescriptor(tensorDesc: cudnnTensorDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyTensorDescriptor, __cushim_slot_cudnnDestroyTensorDescriptor);
+    static __cushim_fn_cudnnDestroyTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDestroyTensorTransformDescriptor(transformDesc: cudnnTensorTransformDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDestroyTensorTransformDescriptor, __cushim_slot_cudnnDestroyTensorTransformDescriptor);
+    static __cushim_fn_cudnnDestroyTensorTransformDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDivisiveNormalizationBackward(handle: cudnnHandle_t, normDesc: cudnnLRNDescriptor_t, mode: cudnnDivNormMode_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, means: *const ::core::ffi::c_void, dy: *const ::core::ffi::c_void, temp: *mut ::core::ffi::c_void, temp2: *mut ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dXdMeansDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void, dMeans: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDivisiveNormalizationBackward, __cushim_slot_cudnnDivisiveNormalizationBackward);
+    static __cushim_fn_cudnnDivisiveNormalizationBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDivisiveNormalizationForward(handle: cudnnHandle_t, normDesc: cudnnLRNDescriptor_t, mode: cudnnDivNormMode_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, means: *const ::core::ffi::c_void, temp: *mut ::core::ffi::c_void, temp2: *mut ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDivisiveNormalizationForward, __cushim_slot_cudnnDivisiveNormalizationForward);
+    static __cushim_fn_cudnnDivisiveNormalizationForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDropoutBackward(handle: cudnnHandle_t, dropoutDesc: cudnnDropoutDescriptor_t, dydesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, dxdesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDropoutBackward, __cushim_slot_cudnnDropoutBackward);
+    static __cushim_fn_cudnnDropoutBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDropoutForward(handle: cudnnHandle_t, dropoutDesc: cudnnDropoutDescriptor_t, xdesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, ydesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDropoutForward, __cushim_slot_cudnnDropoutForward);
+    static __cushim_fn_cudnnDropoutForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDropoutGetReserveSpaceSize(xdesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDropoutGetReserveSpaceSize, __cushim_slot_cudnnDropoutGetReserveSpaceSize);
+    static __cushim_fn_cudnnDropoutGetReserveSpaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnDropoutGetStatesSize(handle: cudnnHandle_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnDropoutGetStatesSize, __cushim_slot_cudnnDropoutGetStatesSize);
+    static __cushim_fn_cudnnDropoutGetStatesSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFFTCausalConv1dBackward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, dy: *const ::core::ffi::c_void, dx: *mut ::core::ffi::c_void, dweight: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFFTCausalConv1dBackward, __cushim_slot_cudnnFFTCausalConv1dBackward);
+    static __cushim_fn_cudnnFFTCausalConv1dBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFFTCausalConv1dForward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, y: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFFTCausalConv1dForward, __cushim_slot_cudnnFFTCausalConv1dForward);
+    static __cushim_fn_cudnnFFTCausalConv1dForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFindConvolutionBackwardDataAlgorithm(handle: cudnnHandle_t, wDesc: cudnnFilterDescriptor_t, dyDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, dxDesc: cudnnTensorDescriptor_t, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionBwdDataAlgoPerf_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFindConvolutionBackwardDataAlgorithm, __cushim_slot_cudnnFindConvolutionBackwardDataAlgorithm);
+    static __cushim_fn_cudnnFindConvolutionBackwardDataAlgorithm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFindConvolutionBackwardDataAlgorithmEx(handle: cudnnHandle_t, wDesc: cudnnFilterDescriptor_t, w: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionBwdDataAlgoPerf_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFindConvolutionBackwardDataAlgorithmEx, __cushim_slot_cudnnFindConvolutionBackwardDataAlgorithmEx);
+    static __cushim_fn_cudnnFindConvolutionBackwardDataAlgorithmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFindConvolutionBackwardFilterAlgorithm(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, dyDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, dwDesc: cudnnFilterDescriptor_t, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionBwdFilterAlgoPerf_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFindConvolutionBackwardFilterAlgorithm, __cushim_slot_cudnnFindConvolutionBackwardFilterAlgorithm);
+    static __cushim_fn_cudnnFindConvolutionBackwardFilterAlgorithm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFindConvolutionBackwardFilterAlgorithmEx(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, y: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, dwDesc: cudnnFilterDescriptor_t, dw: *mut ::core::ffi::c_void, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionBwdFilterAlgoPerf_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFindConvolutionBackwardFilterAlgorithmEx, __cushim_slot_cudnnFindConvolutionBackwardFilterAlgorithmEx);
+    static __cushim_fn_cudnnFindConvolutionBackwardFilterAlgorithmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFindConvolutionForwardAlgorithm(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, wDesc: cudnnFilterDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, yDesc: cudnnTensorDescriptor_t, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionFwdAlgoPerf_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFindConvolutionForwardAlgorithm, __cushim_slot_cudnnFindConvolutionForwardAlgorithm);
+    static __cushim_fn_cudnnFindConvolutionForwardAlgorithm;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFindConvolutionForwardAlgorithmEx(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, wDesc: cudnnFilterDescriptor_t, w: *const ::core::ffi::c_void, convDesc: cudnnConvolutionDescriptor_t, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionFwdAlgoPerf_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFindConvolutionForwardAlgorithmEx, __cushim_slot_cudnnFindConvolutionForwardAlgorithmEx);
+    static __cushim_fn_cudnnFindConvolutionForwardAlgorithmEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnFusedOpsExecute(handle: cudnnHandle_t, plan: cudnnFusedOpsPlan_t, varPack: cudnnFusedOpsVariantParamPack_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnFusedOpsExecute, __cushim_slot_cudnnFusedOpsExecute);
+    static __cushim_fn_cudnnFusedOpsExecute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetActivationDescriptor(activationDesc: cudnnActivationDescriptor_t, mode: *mut cudnnActivationMode_t, reluNanOpt: *mut cudnnNanPropagation_t, coef: *mut f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetActivationDescriptor, __cushim_slot_cudnnGetActivationDescriptor);
+    static __cushim_fn_cudnnGetActivationDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetActivationDescriptorSwishBeta(activationDesc: cudnnActivationDescriptor_t, swish_beta: *mut f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetActivationDescriptorSwishBeta, __cushim_slot_cudnnGetActivationDescriptorSwishBeta);
+    static __cushim_fn_cudnnGetActivationDescriptorSwishBeta;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetAttnDescriptor(attnDesc: cudnnAttnDescriptor_t, attnMode: *mut ::core::ffi::c_uint, nHeads: *mut ::core::ffi::c_int, smScaler: *mut f64, dataType: *mut cudnnDataType_t, computePrec: *mut cudnnDataType_t, mathType: *mut cudnnMathType_t, attnDropoutDesc: *mut cudnnDropoutDescriptor_t, postDropoutDesc: *mut cudnnDropoutDescriptor_t, qSize: *mut ::core::ffi::c_int, kSize: *mut ::core::ffi::c_int, vSize: *mut ::core::ffi::c_int, qProjSize: *mut ::core::ffi::c_int, kProjSize: *mut ::core::ffi::c_int, vProjSize: *mut ::core::ffi::c_int, oProjSize: *mut ::core::ffi::c_int, qoMaxSeqLength: *mut ::core::ffi::c_int, kvMaxSeqLength: *mut ::core::ffi::c_int, maxBatchSize: *mut ::core::ffi::c_int, maxBeamSize: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetAttnDescriptor, __cushim_slot_cudnnGetAttnDescriptor);
+    static __cushim_fn_cudnnGetAttnDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetBatchNormalizationBackwardExWorkspaceSize(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, bnOps: cudnnBatchNormOps_t, xDesc: cudnnTensorDescriptor_t, yDesc: cudnnTensorDescriptor_t, dyDesc: cudnnTensorDescriptor_t, dzDesc: cudnnTensorDescriptor_t, dxDesc: cudnnTensorDescriptor_t, dBnScaleBiasDesc: cudnnTensorDescriptor_t, activationDesc: cudnnActivationDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetBatchNormalizationBackwardExWorkspaceSize, __cushim_slot_cudnnGetBatchNormalizationBackwardExWorkspaceSize);
+    static __cushim_fn_cudnnGetBatchNormalizationBackwardExWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, bnOps: cudnnBatchNormOps_t, xDesc: cudnnTensorDescriptor_t, zDesc: cudnnTensorDescriptor_t, yDesc: cudnnTensorDescriptor_t, bnScaleBiasMeanVarDesc: cudnnTensorDescriptor_t, activationDesc: cudnnActivationDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize, __cushim_slot_cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize);
+    static __cushim_fn_cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetBatchNormalizationTrainingExReserveSpaceSize(handle: cudnnHandle_t, mode: cudnnBatchNormMode_t, bnOps: cudnnBatchNormOps_t, activationDesc: cudnnActivationDescriptor_t, xDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetBatchNormalizationTrainingExReserveSpaceSize, __cushim_slot_cudnnGetBatchNormalizationTrainingExReserveSpaceSize);
+    static __cushim_fn_cudnnGetBatchNormalizationTrainingExReserveSpaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCTCLossDescriptor(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: *mut cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCTCLossDescriptor, __cushim_slot_cudnnGetCTCLossDescriptor);
+    static __cushim_fn_cudnnGetCTCLossDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCTCLossDescriptorEx(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: *mut cudnnDataType_t, normMode: *mut cudnnLossNormalizationMode_t, gradMode: *mut cudnnNanPropagation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCTCLossDescriptorEx, __cushim_slot_cudnnGetCTCLossDescriptorEx);
+    static __cushim_fn_cudnnGetCTCLossDescriptorEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCTCLossDescriptor_v8(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: *mut cudnnDataType_t, normMode: *mut cudnnLossNormalizationMode_t, gradMode: *mut cudnnNanPropagation_t, maxLabelLength: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCTCLossDescriptor_v8, __cushim_slot_cudnnGetCTCLossDescriptor_v8);
+    static __cushim_fn_cudnnGetCTCLossDescriptor_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCTCLossDescriptor_v9(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: *mut cudnnDataType_t, normMode: *mut cudnnLossNormalizationMode_t, ctcGradMode: *mut cudnnCTCGradMode_t, maxLabelLength: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCTCLossDescriptor_v9, __cushim_slot_cudnnGetCTCLossDescriptor_v9);
+    static __cushim_fn_cudnnGetCTCLossDescriptor_v9;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCTCLossWorkspaceSize(handle: cudnnHandle_t, probsDesc: cudnnTensorDescriptor_t, gradientsDesc: cudnnTensorDescriptor_t, labels: *const ::core::ffi::c_int, labelLengths: *const ::core::ffi::c_int, inputLengths: *const ::core::ffi::c_int, algo: cudnnCTCLossAlgo_t, ctcLossDesc: cudnnCTCLossDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCTCLossWorkspaceSize, __cushim_slot_cudnnGetCTCLossWorkspaceSize);
+    static __cushim_fn_cudnnGetCTCLossWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCTCLossWorkspaceSize_v8(handle: cudnnHandle_t, algo: cudnnCTCLossAlgo_t, ctcLossDesc: cudnnCTCLossDescriptor_t, probsDesc: cudnnTensorDescriptor_t, gradientsDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCTCLossWorkspaceSize_v8, __cushim_slot_cudnnGetCTCLossWorkspaceSize_v8);
+    static __cushim_fn_cudnnGetCTCLossWorkspaceSize_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCallback(mask: *mut ::core::ffi::c_uint, udata: *mut *mut ::core::ffi::c_void, fptr: *mut cudnnCallback_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetCallback, __cushim_slot_cudnnGetCallback);
+    static __cushim_fn_cudnnGetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolution2dDescriptor(convDesc: cudnnConvolutionDescriptor_t, pad_h: *mut ::core::ffi::c_int, pad_w: *mut ::core::ffi::c_int, u: *mut ::core::ffi::c_int, v: *mut ::core::ffi::c_int, dilation_h: *mut ::core::ffi::c_int, dilation_w: *mut ::core::ffi::c_int, mode: *mut cudnnConvolutionMode_t, computeType: *mut cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolution2dDescriptor, __cushim_slot_cudnnGetConvolution2dDescriptor);
+    static __cushim_fn_cudnnGetConvolution2dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolution2dForwardOutputDim(convDesc: cudnnConvolutionDescriptor_t, inputTensorDesc: cudnnTensorDescriptor_t, filterDesc: cudnnFilterDescriptor_t, n: *mut ::core::ffi::c_int, c: *mut ::core::ffi::c_int, h: *mut ::core::ffi::c_int, w: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolution2dForwardOutputDim, __cushim_slot_cudnnGetConvolution2dForwardOutputDim);
+    static __cushim_fn_cudnnGetConvolution2dForwardOutputDim;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle: cudnnHandle_t, count: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionBackwardDataAlgorithmMaxCount, __cushim_slot_cudnnGetConvolutionBackwardDataAlgorithmMaxCount);
+    static __cushim_fn_cudnnGetConvolutionBackwardDataAlgorithmMaxCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionBackwardDataAlgorithm_v7(handle: cudnnHandle_t, filterDesc: cudnnFilterDescriptor_t, diffDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, gradDesc: cudnnTensorDescriptor_t, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionBwdDataAlgoPerf_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionBackwardDataAlgorithm_v7, __cushim_slot_cudnnGetConvolutionBackwardDataAlgorithm_v7);
+    static __cushim_fn_cudnnGetConvolutionBackwardDataAlgorithm_v7;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionBackwardDataWorkspaceSize(handle: cudnnHandle_t, wDesc: cudnnFilterDescriptor_t, dyDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, dxDesc: cudnnTensorDescriptor_t, algo: cudnnConvolutionBwdDataAlgo_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionBackwardDataWorkspaceSize, __cushim_slot_cudnnGetConvolutionBackwardDataWorkspaceSize);
+    static __cushim_fn_cudnnGetConvolutionBackwardDataWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(handle: cudnnHandle_t, count: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, __cushim_slot_cudnnGetConvolutionBackwardFilterAlgorithmMaxCount);
+    static __cushim_fn_cudnnGetConvolutionBackwardFilterAlgorithmMaxCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle: cudnnHandle_t, srcDesc: cudnnTensorDescriptor_t, diffDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, gradDesc: cudnnFilterDescriptor_t, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionBwdFilterAlgoPerf_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionBackwardFilterAlgorithm_v7, __cushim_slot_cudnnGetConvolutionBackwardFilterAlgorithm_v7);
+    static __cushim_fn_cudnnGetConvolutionBackwardFilterAlgorithm_v7;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionBackwardFilterWorkspaceSize(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, dyDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, gradDesc: cudnnFilterDescriptor_t, algo: cudnnConvolutionBwdFilterAlgo_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionBackwardFilterWorkspaceSize, __cushim_slot_cudnnGetConvolutionBackwardFilterWorkspaceSize);
+    static __cushim_fn_cudnnGetConvolutionBackwardFilterWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionForwardAlgorithmMaxCount(handle: cudnnHandle_t, count: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionForwardAlgorithmMaxCount, __cushim_slot_cudnnGetConvolutionForwardAlgorithmMaxCount);
+    static __cushim_fn_cudnnGetConvolutionForwardAlgorithmMaxCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionForwardAlgorithm_v7(handle: cudnnHandle_t, srcDesc: cudnnTensorDescriptor_t, filterDesc: cudnnFilterDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, destDesc: cudnnTensorDescriptor_t, requestedAlgoCount: ::core::ffi::c_int, returnedAlgoCount: *mut ::core::ffi::c_int, perfResults: *mut cudnnConvolutionFwdAlgoPerf_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionForwardAlgorithm_v7, __cushim_slot_cudnnGetConvolutionForwardAlgorithm_v7);
+    static __cushim_fn_cudnnGetConvolutionForwardAlgorithm_v7;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionForwardWorkspaceSize(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, wDesc: cudnnFilterDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, yDesc: cudnnTensorDescriptor_t, algo: cudnnConvolutionFwdAlgo_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionForwardWorkspaceSize, __cushim_slot_cudnnGetConvolutionForwardWorkspaceSize);
+    static __cushim_fn_cudnnGetConvolutionForwardWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionGroupCount(convDesc: cudnnConvolutionDescriptor_t, groupCount: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionGroupCount, __cushim_slot_cudnnGetConvolutionGroupCount);
+    static __cushim_fn_cudnnGetConvolutionGroupCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionMathType(convDesc: cudnnConvolutionDescriptor_t, mathType: *mut cudnnMathType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionMathType, __cushim_slot_cudnnGetConvolutionMathType);
+    static __cushim_fn_cudnnGetConvolutionMathType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionNdDescriptor(convDesc: cudnnConvolutionDescriptor_t, arrayLengthRequested: ::core::ffi::c_int, arrayLength: *mut ::core::ffi::c_int, padA: *mut ::core::ffi::c_int, strideA: *mut ::core::ffi::c_int, dilationA: *mut ::core::ffi::c_int, mode: *mut cudnnConvolutionMode_t, computeType: *mut cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionNdDescriptor, __cushim_slot_cudnnGetConvolutionNdDescriptor);
+    static __cushim_fn_cudnnGetConvolutionNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionNdForwardOutputDim(convDesc: cudnnConvolutionDescriptor_t, inputTensorDesc: cudnnTensorDescriptor_t, filterDesc: cudnnFilterDescriptor_t, nbDims: ::core::ffi::c_int, tensorOuputDimA: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionNdForwardOutputDim, __cushim_slot_cudnnGetConvolutionNdForwardOutputDim);
+    static __cushim_fn_cudnnGetConvolutionNdForwardOutputDim;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetConvolutionReorderType(convDesc: cudnnConvolutionDescriptor_t, reorderType: *mut cudnnReorderType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetConvolutionReorderType, __cushim_slot_cudnnGetConvolutionReorderType);
+    static __cushim_fn_cudnnGetConvolutionReorderType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetCudartVersion() -> usize;
-    statics (__cushim_fn_cudnnGetCudartVersion, __cushim_slot_cudnnGetCudartVersion);
+    static __cushim_fn_cudnnGetCudartVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cudnnGetDropoutDescriptor(dropoutDesc: cudnnDropoutDescriptor_t, handle: cudnnHandle_t, dropout: *mut f32, states: *mut *mut ::core::ffi::c_void, seed: *mut ::core::ffi::c_ulonglong) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetDropoutDescriptor, __cushim_slot_cudnnGetDropoutDescriptor);
+    static __cushim_fn_cudnnGetDropoutDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetErrorString(status: cudnnStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cudnnGetErrorString, __cushim_slot_cudnnGetErrorString);
+    static __cushim_fn_cudnnGetErrorString;
     returns answer, fallback [status, Text];
 }
 
 cushim_shim! {
     fn cudnnGetExecutionPlanWorkspaceSize(handle: cudnnHandle_t, executionPlan: cudnnBackendDescriptor_t, variantPack: cudnnBackendDescriptor_t, workspaceSizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetExecutionPlanWorkspaceSize, __cushim_slot_cudnnGetExecutionPlanWorkspaceSize);
+    static __cushim_fn_cudnnGetExecutionPlanWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetFilter4dDescriptor(filterDesc: cudnnFilterDescriptor_t, dataType: *mut cudnnDataType_t, format: *mut cudnnTensorFormat_t, k: *mut ::core::ffi::c_int, c: *mut ::core::ffi::c_int, h: *mut ::core::ffi::c_int, w: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetFilter4dDescriptor, __cushim_slot_cudnnGetFilter4dDescriptor);
+    static __cushim_fn_cudnnGetFilter4dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetFilterNdDescriptor(filterDesc: cudnnFilterDescriptor_t, nbDimsRequested: ::core::ffi::c_int, dataType: *mut cudnnDataType_t, format: *mut cudnnTensorFormat_t, nbDims: *mut ::core::ffi::c_int, filterDimA: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetFilterNdDescriptor, __cushim_slot_cudnnGetFilterNdDescriptor);
+    static __cushim_fn_cudnnGetFilterNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetFilterSizeInBytes(filterDesc: cudnnFilterDescriptor_t, size: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetFilterSizeInBytes, __cushim_slot_cudnnGetFilterSizeInBytes);
+    static __cushim_fn_cudnnGetFilterSizeInBytes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetFoldedConvBackwardDataDescriptors(handle: cudnnHandle_t, filterDesc: cudnnFilterDescriptor_t, diffDesc: cudnnTensorDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, gradDesc: cudnnTensorDescriptor_t, transformFormat: cudnnTensorFormat_t, foldedFilterDesc: cudnnFilterDescriptor_t, paddedDiffDesc: cudnnTensorDescriptor_t, foldedConvDesc: cudnnConvolutionDescriptor_t, foldedGradDesc: cudnnTensorDescriptor_t, filterFoldTransDesc: cudnnTensorTransformDescriptor_t, diffPadTransDesc: cudnnTensorTransformDescriptor_t, gradFoldTransDesc: cudnnTensorTransformDescriptor_t, gradUnfoldTransDesc: cudnnTensorTransformDescriptor_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetFoldedConvBackwardDataDescriptors, __cushim_slot_cudnnGetFoldedConvBackwardDataDescriptors);
+    static __cushim_fn_cudnnGetFoldedConvBackwardDataDescriptors;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetFusedOpsConstParamPackAttribute(constPack: cudnnFusedOpsConstParamPack_t, paramLabel: cudnnFusedOpsConstParamLabel_t, param: *mut ::core::ffi::c_void, isNULL: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetFusedOpsConstParamPackAttribute, __cushim_slot_cudnnGetFusedOpsConstParamPackAttribute);
+    static __cushim_fn_cudnnGetFusedOpsConstParamPackAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetFusedOpsVariantParamPackAttribute(varPack: cudnnFusedOpsVariantParamPack_t, paramLabel: cudnnFusedOpsVariantParamLabel_t, ptr: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetFusedOpsVariantParamPackAttribute, __cushim_slot_cudnnGetFusedOpsVariantParamPackAttribute);
+    static __cushim_fn_cudnnGetFusedOpsVariantParamPackAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetLRNDescriptor(normDesc: cudnnLRNDescriptor_t, lrnN: *mut ::core::ffi::c_uint, lrnAlpha: *mut f64, lrnBeta: *mut f64, lrnK: *mut f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetLRNDescriptor, __cushim_slot_cudnnGetLRNDescriptor);
+    static __cushim_fn_cudnnGetLRNDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetLastErrorString(message: *mut ::core::ffi::c_char, max_size: usize) -> ();
-    statics (__cushim_fn_cudnnGetLastErrorString, __cushim_slot_cudnnGetLastErrorString);
+    static __cushim_fn_cudnnGetLastErrorString;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cudnnGetMaxDeviceVersion() -> usize;
-    statics (__cushim_fn_cudnnGetMaxDeviceVersion, __cushim_slot_cudnnGetMaxDeviceVersion);
+    static __cushim_fn_cudnnGetMaxDeviceVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cudnnGetMultiHeadAttnBuffers(handle: cudnnHandle_t, attnDesc: cudnnAttnDescriptor_t, weightSizeInBytes: *mut usize, workSpaceSizeInBytes: *mut usize, reserveSpaceSizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetMultiHeadAttnBuffers, __cushim_slot_cudnnGetMultiHeadAttnBuffers);
+    static __cushim_fn_cudnnGetMultiHeadAttnBuffers;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetMultiHeadAttnWeights(handle: cudnnHandle_t, attnDesc: cudnnAttnDescriptor_t, wKind: cudnnMultiHeadAttnWeightKind_t, weightSizeInBytes: usize, weights: *const ::core::ffi::c_void, wDesc: cudnnTensorDescriptor_t, wAddr: *mut *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetMultiHeadAttnWeights, __cushim_slot_cudnnGetMultiHeadAttnWeights);
+    static __cushim_fn_cudnnGetMultiHeadAttnWeights;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetNormalizationBackwardWorkspaceSize(handle: cudnnHandle_t, mode: cudnnNormMode_t, normOps: cudnnNormOps_t, algo: cudnnNormAlgo_t, xDesc: cudnnTensorDescriptor_t, yDesc: cudnnTensorDescriptor_t, dyDesc: cudnnTensorDescriptor_t, dzDesc: cudnnTensorDescriptor_t, dxDesc: cudnnTensorDescriptor_t, dNormScaleBiasDesc: cudnnTensorDescriptor_t, activationDesc: cudnnActivationDescriptor_t, normMeanVarDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetNormalizationBackwardWorkspaceSize, __cushim_slot_cudnnGetNormalizationBackwardWorkspaceSize);
+    static __cushim_fn_cudnnGetNormalizationBackwardWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetNormalizationForwardTrainingWorkspaceSize(handle: cudnnHandle_t, mode: cudnnNormMode_t, normOps: cudnnNormOps_t, algo: cudnnNormAlgo_t, xDesc: cudnnTensorDescriptor_t, zDesc: cudnnTensorDescriptor_t, yDesc: cudnnTensorDescriptor_t, normScaleBiasDesc: cudnnTensorDescriptor_t, activationDesc: cudnnActivationDescriptor_t, normMeanVarDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetNormalizationForwardTrainingWorkspaceSize, __cushim_slot_cudnnGetNormalizationForwardTrainingWorkspaceSize);
+    static __cushim_fn_cudnnGetNormalizationForwardTrainingWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetNormalizationTrainingReserveSpaceSize(handle: cudnnHandle_t, mode: cudnnNormMode_t, normOps: cudnnNormOps_t, algo: cudnnNormAlgo_t, activationDesc: cudnnActivationDescriptor_t, xDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetNormalizationTrainingReserveSpaceSize, __cushim_slot_cudnnGetNormalizationTrainingReserveSpaceSize);
+    static __cushim_fn_cudnnGetNormalizationTrainingReserveSpaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetOpTensorDescriptor(opTensorDesc: cudnnOpTensorDescriptor_t, opTensorOp: *mut cudnnOpTensorOp_t, opTensorCompType: *mut cudnnDataType_t, opTensorNanOpt: *mut cudnnNanPropagation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetOpTensorDescriptor, __cushim_slot_cudnnGetOpTensorDescriptor);
+    static __cushim_fn_cudnnGetOpTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetPooling2dDescriptor(poolingDesc: cudnnPoolingDescriptor_t, mode: *mut cudnnPoolingMode_t, maxpoolingNanOpt: *mut cudnnNanPropagation_t, windowHeight: *mut ::core::ffi::c_int, windowWidth: *mut ::core::ffi::c_int, verticalPadding: *mut ::core::ffi::c_int, horizontalPadding: *mut ::core::ffi::c_int, verticalStride: *mut ::core::ffi::c_int, horizontalStride: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetPooling2dDescriptor, __cushim_slot_cudnnGetPooling2dDescriptor);
+    static __cushim_fn_cudnnGetPooling2dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetPooling2dForwardOutputDim(poolingDesc: cudnnPoolingDescriptor_t, inputTensorDesc: cudnnTensorDescriptor_t, n: *mut ::core::ffi::c_int, c: *mut ::core::ffi::c_int, h: *mut ::core::ffi::c_int, w: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetPooling2dForwardOutputDim, __cushim_slot_cudnnGetPooling2dForwardOutputDim);
+    static __cushim_fn_cudnnGetPooling2dForwardOutputDim;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetPoolingNdDescriptor(poolingDesc: cudnnPoolingDescriptor_t, nbDimsRequested: ::core::ffi::c_int, mode: *mut cudnnPoolingMode_t, maxpoolingNanOpt: *mut cudnnNanPropagation_t, nbDims: *mut ::core::ffi::c_int, windowDimA: *mut ::core::ffi::c_int, paddingA: *mut ::core::ffi::c_int, strideA: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetPoolingNdDescriptor, __cushim_slot_cudnnGetPoolingNdDescriptor);
+    static __cushim_fn_cudnnGetPoolingNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetPoolingNdForwardOutputDim(poolingDesc: cudnnPoolingDescriptor_t, inputTensorDesc: cudnnTensorDescriptor_t, nbDims: ::core::ffi::c_int, outputTensorDimA: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetPoolingNdForwardOutputDim, __cushim_slot_cudnnGetPoolingNdForwardOutputDim);
+    static __cushim_fn_cudnnGetPoolingNdForwardOutputDim;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetProperty, __cushim_slot_cudnnGetProperty);
+    static __cushim_fn_cudnnGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetRNNDataDescriptor(rnnDataDesc: cudnnRNNDataDescriptor_t, dataType: *mut cudnnDataType_t, layout: *mut cudnnRNNDataLayout_t, maxSeqLength: *mut ::core::ffi::c_int, batchSize: *mut ::core::ffi::c_int, vectorSize: *mut ::core::ffi::c_int, arrayLengthRequested: ::core::ffi::c_int, seqLengthArray: *mut ::core::ffi::c_int, paddingFill: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetRNNDataDescriptor, __cushim_slot_cudnnGetRNNDataDescriptor);
+    static __cushim_fn_cudnnGetRNNDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetRNNDescriptor_v8(rnnDesc: cudnnRNNDescriptor_t, algo: *mut cudnnRNNAlgo_t, cellMode: *mut cudnnRNNMode_t, biasMode: *mut cudnnRNNBiasMode_t, dirMode: *mut cudnnDirectionMode_t, inputMode: *mut cudnnRNNInputMode_t, dataType: *mut cudnnDataType_t, mathPrec: *mut cudnnDataType_t, mathType: *mut cudnnMathType_t, inputSize: *mut i32, hiddenSize: *mut i32, projSize: *mut i32, numLayers: *mut i32, dropoutDesc: *mut cudnnDropoutDescriptor_t, auxFlags: *mut u32) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetRNNDescriptor_v8, __cushim_slot_cudnnGetRNNDescriptor_v8);
+    static __cushim_fn_cudnnGetRNNDescriptor_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetRNNTempSpaceSizes(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, fwdMode: cudnnForwardMode_t, xDesc: cudnnRNNDataDescriptor_t, workSpaceSize: *mut usize, reserveSpaceSize: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetRNNTempSpaceSizes, __cushim_slot_cudnnGetRNNTempSpaceSizes);
+    static __cushim_fn_cudnnGetRNNTempSpaceSizes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetRNNWeightParams(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, pseudoLayer: i32, weightSpaceSize: usize, weightSpace: *const ::core::ffi::c_void, linLayerID: i32, mDesc: cudnnTensorDescriptor_t, mAddr: *mut *mut ::core::ffi::c_void, bDesc: cudnnTensorDescriptor_t, bAddr: *mut *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetRNNWeightParams, __cushim_slot_cudnnGetRNNWeightParams);
+    static __cushim_fn_cudnnGetRNNWeightParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetRNNWeightSpaceSize(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, weightSpaceSize: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetRNNWeightSpaceSize, __cushim_slot_cudnnGetRNNWeightSpaceSize);
+    static __cushim_fn_cudnnGetRNNWeightSpaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetReduceTensorDescriptor(reduceTensorDesc: cudnnReduceTensorDescriptor_t, reduceTensorOp: *mut cudnnReduceTensorOp_t, reduceTensorCompType: *mut cudnnDataType_t, reduceTensorNanOpt: *mut cudnnNanPropagation_t, reduceTensorIndices: *mut cudnnReduceTensorIndices_t, reduceTensorIndicesType: *mut cudnnIndicesType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetReduceTensorDescriptor, __cushim_slot_cudnnGetReduceTensorDescriptor);
+    static __cushim_fn_cudnnGetReduceTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetReductionIndicesSize(handle: cudnnHandle_t, reduceTensorDesc: cudnnReduceTensorDescriptor_t, aDesc: cudnnTensorDescriptor_t, cDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetReductionIndicesSize, __cushim_slot_cudnnGetReductionIndicesSize);
+    static __cushim_fn_cudnnGetReductionIndicesSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetReductionWorkspaceSize(handle: cudnnHandle_t, reduceTensorDesc: cudnnReduceTensorDescriptor_t, aDesc: cudnnTensorDescriptor_t, cDesc: cudnnTensorDescriptor_t, sizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetReductionWorkspaceSize, __cushim_slot_cudnnGetReductionWorkspaceSize);
+    static __cushim_fn_cudnnGetReductionWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetSeqDataDescriptor(seqDataDesc: cudnnSeqDataDescriptor_t, dataType: *mut cudnnDataType_t, nbDims: *mut ::core::ffi::c_int, nbDimsRequested: ::core::ffi::c_int, dimA: *mut ::core::ffi::c_int, axes: *mut cudnnSeqDataAxis_t, seqLengthArraySize: *mut usize, seqLengthSizeRequested: usize, seqLengthArray: *mut ::core::ffi::c_int, paddingFill: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetSeqDataDescriptor, __cushim_slot_cudnnGetSeqDataDescriptor);
+    static __cushim_fn_cudnnGetSeqDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetStream(handle: cudnnHandle_t, streamId: *mut cudaStream_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetStream, __cushim_slot_cudnnGetStream);
+    static __cushim_fn_cudnnGetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetTensor4dDescriptor(tensorDesc: cudnnTensorDescriptor_t, dataType: *mut cudnnDataType_t, n: *mut ::core::ffi::c_int, c: *mut ::core::ffi::c_int, h: *mut ::core::ffi::c_int, w: *mut ::core::ffi::c_int, nStride: *mut ::core::ffi::c_int, cStride: *mut ::core::ffi::c_int, hStride: *mut ::core::ffi::c_int, wStride: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetTensor4dDescriptor, __cushim_slot_cudnnGetTensor4dDescriptor);
+    static __cushim_fn_cudnnGetTensor4dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetTensorNdDescriptor(tensorDesc: cudnnTensorDescriptor_t, nbDimsRequested: ::core::ffi::c_int, dataType: *mut cudnnDataType_t, nbDims: *mut ::core::ffi::c_int, dimA: *mut ::core::ffi::c_int, strideA: *mut ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetTensorNdDescriptor, __cushim_slot_cudnnGetTensorNdDescriptor);
+    static __cushim_fn_cudnnGetTensorNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetTensorSizeInBytes(tensorDesc: cudnnTensorDescriptor_t, size: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetTensorSizeInBytes, __cushim_slot_cudnnGetTensorSizeInBytes);
+    static __cushim_fn_cudnnGetTensorSizeInBytes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetTensorTransformDescriptor(transformDesc: cudnnTensorTransformDescriptor_t, nbDimsRequested: u32, destFormat: *mut cudnnTensorFormat_t, padBeforeA: *mut i32, padAfterA: *mut i32, foldA: *mut u32, direction: *mut cudnnFoldingDirection_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGetTensorTransformDescriptor, __cushim_slot_cudnnGetTensorTransformDescriptor);
+    static __cushim_fn_cudnnGetTensorTransformDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGetVersion() -> usize;
-    statics (__cushim_fn_cudnnGetVersion, __cushim_slot_cudnnGetVersion);
+    static __cushim_fn_cudnnGetVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cudnnGnnAggSimpleBackward(stream: cudaStream_t, graph: *const cudnnGnnCscGraph_t, gradOutput: *const ::core::ffi::c_void, outPositions: *const ::core::ffi::c_void, gradNodeFeatures: *mut ::core::ffi::c_void, gradEdgeFeatures: *mut ::core::ffi::c_void, gradConcatFeatures: *mut ::core::ffi::c_void, nodeFeatDim: ::core::ffi::c_int, edgeFeatDim: ::core::ffi::c_int, concatFeatDim: ::core::ffi::c_int, dataType: cudnnDataType_t, aggOp: cudnnGnnAggOp_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGnnAggSimpleBackward, __cushim_slot_cudnnGnnAggSimpleBackward);
+    static __cushim_fn_cudnnGnnAggSimpleBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGnnAggSimpleForward(stream: cudaStream_t, graph: *const cudnnGnnCscGraph_t, nodeFeatures: *const ::core::ffi::c_void, edgeFeatures: *const ::core::ffi::c_void, concatFeatures: *const ::core::ffi::c_void, output: *mut ::core::ffi::c_void, outPositions: *mut ::core::ffi::c_void, nodeFeatDim: ::core::ffi::c_int, edgeFeatDim: ::core::ffi::c_int, concatFeatDim: ::core::ffi::c_int, dataType: cudnnDataType_t, aggOp: cudnnGnnAggOp_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGnnAggSimpleForward, __cushim_slot_cudnnGnnAggSimpleForward);
+    static __cushim_fn_cudnnGnnAggSimpleForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGnnMhaGatBackward(stream: cudaStream_t, graph: *const cudnnGnnCscGraph_t, gradOut: *const ::core::ffi::c_void, srcFeatures: *const ::core::ffi::c_void, dstFeatures: *const ::core::ffi::c_void, edgeFeatures: *const ::core::ffi::c_void, attnWeights: *const ::core::ffi::c_void, smScores: *const ::core::ffi::c_void, dropoutMask: *const f32, gradAttention: *const f32, gradSrcFeatures: *mut ::core::ffi::c_void, gradDstFeatures: *mut ::core::ffi::c_void, gradEdgeFeatures: *mut ::core::ffi::c_void, gradWeights: *mut ::core::ffi::c_void, gradSmScores: *mut ::core::ffi::c_void, gradWspaceFeat: *mut ::core::ffi::c_void, gradWspaceWeights: *mut ::core::ffi::c_void, dimNode: ::core::ffi::c_int, dimEdge: ::core::ffi::c_int, params: *const cudnnGnnMhaParams_t, dataType: cudnnDataType_t, gradDataType: cudnnDataType_t, gradWeightType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGnnMhaGatBackward, __cushim_slot_cudnnGnnMhaGatBackward);
+    static __cushim_fn_cudnnGnnMhaGatBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGnnMhaGatForward(stream: cudaStream_t, graph: *const cudnnGnnCscGraph_t, srcFeatures: *const ::core::ffi::c_void, dstFeatures: *const ::core::ffi::c_void, edgeFeatures: *const ::core::ffi::c_void, attnWeights: *const ::core::ffi::c_void, dropoutMask: *const f32, output: *mut ::core::ffi::c_void, smScores: *mut ::core::ffi::c_void, dimNode: ::core::ffi::c_int, dimEdge: ::core::ffi::c_int, params: *const cudnnGnnMhaParams_t, dataType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGnnMhaGatForward, __cushim_slot_cudnnGnnMhaGatForward);
+    static __cushim_fn_cudnnGnnMhaGatForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGnnMhaGatV2Backward(stream: cudaStream_t, graph: *const cudnnGnnCscGraph_t, gradOut: *const ::core::ffi::c_void, srcFeatures: *const ::core::ffi::c_void, dstFeatures: *const ::core::ffi::c_void, edgeFeatures: *const ::core::ffi::c_void, attnWeights: *const ::core::ffi::c_void, smScores: *const ::core::ffi::c_void, actScores: *const ::core::ffi::c_void, dropoutMask: *const f32, gradAttention: *const f32, gradSrcFeatures: *mut ::core::ffi::c_void, gradDstFeatures: *mut ::core::ffi::c_void, gradEdgeFeatures: *mut ::core::ffi::c_void, gradWeights: *mut ::core::ffi::c_void, gradSmScores: *mut ::core::ffi::c_void, gradWspaceFeat: *mut ::core::ffi::c_void, gradWspaceWeights: *mut ::core::ffi::c_void, dimNode: ::core::ffi::c_int, params: *const cudnnGnnMhaParams_t, dataType: cudnnDataType_t, gradType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGnnMhaGatV2Backward, __cushim_slot_cudnnGnnMhaGatV2Backward);
+    static __cushim_fn_cudnnGnnMhaGatV2Backward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGnnMhaGatV2Forward(stream: cudaStream_t, graph: *const cudnnGnnCscGraph_t, srcFeatures: *const ::core::ffi::c_void, dstFeatures: *const ::core::ffi::c_void, edgeFeatures: *const ::core::ffi::c_void, attnWeights: *const ::core::ffi::c_void, dropoutMask: *const f32, output: *mut ::core::ffi::c_void, smScores: *mut ::core::ffi::c_void, actScores: *mut ::core::ffi::c_void, dimNode: ::core::ffi::c_int, params: *const cudnnGnnMhaParams_t, dataType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGnnMhaGatV2Forward, __cushim_slot_cudnnGnnMhaGatV2Forward);
+    static __cushim_fn_cudnnGnnMhaGatV2Forward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnGraphVersionCheck() -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnGraphVersionCheck, __cushim_slot_cudnnGraphVersionCheck);
+    static __cushim_fn_cudnnGraphVersionCheck;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnIm2Col(handle: cudnnHandle_t, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, wDesc: cudnnFilterDescriptor_t, convDesc: cudnnConvolutionDescriptor_t, colBuffer: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnIm2Col, __cushim_slot_cudnnIm2Col);
+    static __cushim_fn_cudnnIm2Col;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnInitTransformDest(transformDesc: cudnnTensorTransformDescriptor_t, srcDesc: cudnnTensorDescriptor_t, destDesc: cudnnTensorDescriptor_t, destSizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnInitTransformDest, __cushim_slot_cudnnInitTransformDest);
+    static __cushim_fn_cudnnInitTransformDest;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnLRNCrossChannelBackward(handle: cudnnHandle_t, normDesc: cudnnLRNDescriptor_t, lrnMode: cudnnLRNMode_t, alpha: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnLRNCrossChannelBackward, __cushim_slot_cudnnLRNCrossChannelBackward);
+    static __cushim_fn_cudnnLRNCrossChannelBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnLRNCrossChannelForward(handle: cudnnHandle_t, normDesc: cudnnLRNDescriptor_t, lrnMode: cudnnLRNMode_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnLRNCrossChannelForward, __cushim_slot_cudnnLRNCrossChannelForward);
+    static __cushim_fn_cudnnLRNCrossChannelForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnLongFFTCausalConv1dBackward(stream: cudaStream_t, dy: *const ::core::ffi::c_void, dx: *mut ::core::ffi::c_void, dweight: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnLongFFTCausalConv1dBackward, __cushim_slot_cudnnLongFFTCausalConv1dBackward);
+    static __cushim_fn_cudnnLongFFTCausalConv1dBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnLongFFTCausalConv1dForward(stream: cudaStream_t, x: *const ::core::ffi::c_void, weight: *const ::core::ffi::c_void, y: *mut ::core::ffi::c_void, batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnLongFFTCausalConv1dForward, __cushim_slot_cudnnLongFFTCausalConv1dForward);
+    static __cushim_fn_cudnnLongFFTCausalConv1dForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnLongFFTCausalConv1dGetBufferSizes(batch: ::core::ffi::c_int, dim: ::core::ffi::c_int, seqLen: ::core::ffi::c_int, kernelSize: ::core::ffi::c_int, dataType: cudnnDataType_t, workspaceSizeInBytes: *mut usize, reserveSpaceSizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnLongFFTCausalConv1dGetBufferSizes, __cushim_slot_cudnnLongFFTCausalConv1dGetBufferSizes);
+    static __cushim_fn_cudnnLongFFTCausalConv1dGetBufferSizes;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnMakeFusedOpsPlan(handle: cudnnHandle_t, plan: cudnnFusedOpsPlan_t, constPack: cudnnFusedOpsConstParamPack_t, workspaceSizeInBytes: *mut usize) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnMakeFusedOpsPlan, __cushim_slot_cudnnMakeFusedOpsPlan);
+    static __cushim_fn_cudnnMakeFusedOpsPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnMultiHeadAttnBackwardData(handle: cudnnHandle_t, attnDesc: cudnnAttnDescriptor_t, loWinIdx: *const ::core::ffi::c_int, hiWinIdx: *const ::core::ffi::c_int, devSeqLengthsDQDO: *const ::core::ffi::c_int, devSeqLengthsDKDV: *const ::core::ffi::c_int, doDesc: cudnnSeqDataDescriptor_t, dout: *const ::core::ffi::c_void, dqDesc: cudnnSeqDataDescriptor_t, dqueries: *mut ::core::ffi::c_void, queries: *const ::core::ffi::c_void, dkDesc: cudnnSeqDataDescriptor_t, dkeys: *mut ::core::ffi::c_void, keys: *const ::core::ffi::c_void, dvDesc: cudnnSeqDataDescriptor_t, dvalues: *mut ::core::ffi::c_void, values: *const ::core::ffi::c_void, weightSizeInBytes: usize, weights: *const ::core::ffi::c_void, workSpaceSizeInBytes: usize, workSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnMultiHeadAttnBackwardData, __cushim_slot_cudnnMultiHeadAttnBackwardData);
+    static __cushim_fn_cudnnMultiHeadAttnBackwardData;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnMultiHeadAttnBackwardWeights(handle: cudnnHandle_t, attnDesc: cudnnAttnDescriptor_t, addGrad: cudnnWgradMode_t, qDesc: cudnnSeqDataDescriptor_t, queries: *const ::core::ffi::c_void, kDesc: cudnnSeqDataDescriptor_t, keys: *const ::core::ffi::c_void, vDesc: cudnnSeqDataDescriptor_t, values: *const ::core::ffi::c_void, doDesc: cudnnSeqDataDescriptor_t, dout: *const ::core::ffi::c_void, weightSizeInBytes: usize, weights: *const ::core::ffi::c_void, dweights: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, workSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnMultiHeadAttnBackwardWeights, __cushim_slot_cudnnMultiHeadAttnBackwardWeights);
+    static __cushim_fn_cudnnMultiHeadAttnBackwardWeights;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnMultiHeadAttnForward(handle: cudnnHandle_t, attnDesc: cudnnAttnDescriptor_t, currIdx: ::core::ffi::c_int, loWinIdx: *const ::core::ffi::c_int, hiWinIdx: *const ::core::ffi::c_int, devSeqLengthsQO: *const ::core::ffi::c_int, devSeqLengthsKV: *const ::core::ffi::c_int, qDesc: cudnnSeqDataDescriptor_t, queries: *const ::core::ffi::c_void, residuals: *const ::core::ffi::c_void, kDesc: cudnnSeqDataDescriptor_t, keys: *const ::core::ffi::c_void, vDesc: cudnnSeqDataDescriptor_t, values: *const ::core::ffi::c_void, oDesc: cudnnSeqDataDescriptor_t, out: *mut ::core::ffi::c_void, weightSizeInBytes: usize, weights: *const ::core::ffi::c_void, workSpaceSizeInBytes: usize, workSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnMultiHeadAttnForward, __cushim_slot_cudnnMultiHeadAttnForward);
+    static __cushim_fn_cudnnMultiHeadAttnForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnNormalizationBackward(handle: cudnnHandle_t, mode: cudnnNormMode_t, normOps: cudnnNormOps_t, algo: cudnnNormAlgo_t, alphaDataDiff: *const ::core::ffi::c_void, betaDataDiff: *const ::core::ffi::c_void, alphaParamDiff: *const ::core::ffi::c_void, betaParamDiff: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, xData: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, yData: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dyData: *const ::core::ffi::c_void, dzDesc: cudnnTensorDescriptor_t, dzData: *mut ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dxData: *mut ::core::ffi::c_void, dNormScaleBiasDesc: cudnnTensorDescriptor_t, normScaleData: *const ::core::ffi::c_void, normBiasData: *const ::core::ffi::c_void, dNormScaleData: *mut ::core::ffi::c_void, dNormBiasData: *mut ::core::ffi::c_void, epsilon: f64, normMeanVarDesc: cudnnTensorDescriptor_t, savedMean: *const ::core::ffi::c_void, savedInvVariance: *const ::core::ffi::c_void, activationDesc: cudnnActivationDescriptor_t, workSpace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnNormalizationBackward, __cushim_slot_cudnnNormalizationBackward);
+    static __cushim_fn_cudnnNormalizationBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnNormalizationForwardInference(handle: cudnnHandle_t, mode: cudnnNormMode_t, normOps: cudnnNormOps_t, algo: cudnnNormAlgo_t, alpha: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, normScaleBiasDesc: cudnnTensorDescriptor_t, normScale: *const ::core::ffi::c_void, normBias: *const ::core::ffi::c_void, normMeanVarDesc: cudnnTensorDescriptor_t, estimatedMean: *const ::core::ffi::c_void, estimatedVariance: *const ::core::ffi::c_void, zDesc: cudnnTensorDescriptor_t, z: *const ::core::ffi::c_void, activationDesc: cudnnActivationDescriptor_t, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, epsilon: f64, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnNormalizationForwardInference, __cushim_slot_cudnnNormalizationForwardInference);
+    static __cushim_fn_cudnnNormalizationForwardInference;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnNormalizationForwardTraining(handle: cudnnHandle_t, mode: cudnnNormMode_t, normOps: cudnnNormOps_t, algo: cudnnNormAlgo_t, alpha: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, xData: *const ::core::ffi::c_void, normScaleBiasDesc: cudnnTensorDescriptor_t, normScale: *const ::core::ffi::c_void, normBias: *const ::core::ffi::c_void, exponentialAverageFactor: f64, normMeanVarDesc: cudnnTensorDescriptor_t, resultRunningMean: *mut ::core::ffi::c_void, resultRunningVariance: *mut ::core::ffi::c_void, epsilon: f64, resultSaveMean: *mut ::core::ffi::c_void, resultSaveInvVariance: *mut ::core::ffi::c_void, activationDesc: cudnnActivationDescriptor_t, zDesc: cudnnTensorDescriptor_t, zData: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, yData: *mut ::core::ffi::c_void, workspace: *mut ::core::ffi::c_void, workSpaceSizeInBytes: usize, reserveSpace: *mut ::core::ffi::c_void, reserveSpaceSizeInBytes: usize, groupCnt: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnNormalizationForwardTraining, __cushim_slot_cudnnNormalizationForwardTraining);
+    static __cushim_fn_cudnnNormalizationForwardTraining;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnOpTensor(handle: cudnnHandle_t, opTensorDesc: cudnnOpTensorDescriptor_t, alpha1: *const ::core::ffi::c_void, aDesc: cudnnTensorDescriptor_t, A: *const ::core::ffi::c_void, alpha2: *const ::core::ffi::c_void, bDesc: cudnnTensorDescriptor_t, B: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, cDesc: cudnnTensorDescriptor_t, C: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnOpTensor, __cushim_slot_cudnnOpTensor);
+    static __cushim_fn_cudnnOpTensor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnOpsVersionCheck() -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnOpsVersionCheck, __cushim_slot_cudnnOpsVersionCheck);
+    static __cushim_fn_cudnnOpsVersionCheck;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnPoolingBackward(handle: cudnnHandle_t, poolingDesc: cudnnPoolingDescriptor_t, alpha: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnPoolingBackward, __cushim_slot_cudnnPoolingBackward);
+    static __cushim_fn_cudnnPoolingBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnPoolingForward(handle: cudnnHandle_t, poolingDesc: cudnnPoolingDescriptor_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnPoolingForward, __cushim_slot_cudnnPoolingForward);
+    static __cushim_fn_cudnnPoolingForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnQueryRuntimeError(handle: cudnnHandle_t, rstatus: *mut cudnnStatus_t, mode: cudnnErrQueryMode_t, tag: *mut cudnnRuntimeTag_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnQueryRuntimeError, __cushim_slot_cudnnQueryRuntimeError);
+    static __cushim_fn_cudnnQueryRuntimeError;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNBackwardData_v8(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, devSeqLengths: *const i32, yDesc: cudnnRNNDataDescriptor_t, y: *const ::core::ffi::c_void, dy: *const ::core::ffi::c_void, xDesc: cudnnRNNDataDescriptor_t, dx: *mut ::core::ffi::c_void, hDesc: cudnnTensorDescriptor_t, hx: *const ::core::ffi::c_void, dhy: *const ::core::ffi::c_void, dhx: *mut ::core::ffi::c_void, cDesc: cudnnTensorDescriptor_t, cx: *const ::core::ffi::c_void, dcy: *const ::core::ffi::c_void, dcx: *mut ::core::ffi::c_void, weightSpaceSize: usize, weightSpace: *const ::core::ffi::c_void, workSpaceSize: usize, workSpace: *mut ::core::ffi::c_void, reserveSpaceSize: usize, reserveSpace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNBackwardData_v8, __cushim_slot_cudnnRNNBackwardData_v8);
+    static __cushim_fn_cudnnRNNBackwardData_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNBackwardWeights_v8(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, addGrad: cudnnWgradMode_t, devSeqLengths: *const i32, xDesc: cudnnRNNDataDescriptor_t, x: *const ::core::ffi::c_void, hDesc: cudnnTensorDescriptor_t, hx: *const ::core::ffi::c_void, yDesc: cudnnRNNDataDescriptor_t, y: *const ::core::ffi::c_void, weightSpaceSize: usize, dweightSpace: *mut ::core::ffi::c_void, workSpaceSize: usize, workSpace: *mut ::core::ffi::c_void, reserveSpaceSize: usize, reserveSpace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNBackwardWeights_v8, __cushim_slot_cudnnRNNBackwardWeights_v8);
+    static __cushim_fn_cudnnRNNBackwardWeights_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNForward(handle: cudnnHandle_t, rnnDesc: cudnnRNNDescriptor_t, fwdMode: cudnnForwardMode_t, devSeqLengths: *const i32, xDesc: cudnnRNNDataDescriptor_t, x: *const ::core::ffi::c_void, yDesc: cudnnRNNDataDescriptor_t, y: *mut ::core::ffi::c_void, hDesc: cudnnTensorDescriptor_t, hx: *const ::core::ffi::c_void, hy: *mut ::core::ffi::c_void, cDesc: cudnnTensorDescriptor_t, cx: *const ::core::ffi::c_void, cy: *mut ::core::ffi::c_void, weightSpaceSize: usize, weightSpace: *const ::core::ffi::c_void, workSpaceSize: usize, workSpace: *mut ::core::ffi::c_void, reserveSpaceSize: usize, reserveSpace: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNForward, __cushim_slot_cudnnRNNForward);
+    static __cushim_fn_cudnnRNNForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNGetClip_v8(rnnDesc: cudnnRNNDescriptor_t, clipMode: *mut cudnnRNNClipMode_t, clipNanOpt: *mut cudnnNanPropagation_t, lclip: *mut f64, rclip: *mut f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNGetClip_v8, __cushim_slot_cudnnRNNGetClip_v8);
+    static __cushim_fn_cudnnRNNGetClip_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNGetClip_v9(rnnDesc: cudnnRNNDescriptor_t, clipMode: *mut cudnnRNNClipMode_t, lclip: *mut f64, rclip: *mut f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNGetClip_v9, __cushim_slot_cudnnRNNGetClip_v9);
+    static __cushim_fn_cudnnRNNGetClip_v9;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNSetClip_v8(rnnDesc: cudnnRNNDescriptor_t, clipMode: cudnnRNNClipMode_t, clipNanOpt: cudnnNanPropagation_t, lclip: f64, rclip: f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNSetClip_v8, __cushim_slot_cudnnRNNSetClip_v8);
+    static __cushim_fn_cudnnRNNSetClip_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRNNSetClip_v9(rnnDesc: cudnnRNNDescriptor_t, clipMode: cudnnRNNClipMode_t, lclip: f64, rclip: f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRNNSetClip_v9, __cushim_slot_cudnnRNNSetClip_v9);
+    static __cushim_fn_cudnnRNNSetClip_v9;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnReduceTensor(handle: cudnnHandle_t, reduceTensorDesc: cudnnReduceTensorDescriptor_t, indices: *mut ::core::ffi::c_void, indicesSizeInBytes: usize, workspace: *mut ::core::ffi::c_void, workspaceSizeInBytes: usize, alpha: *const ::core::ffi::c_void, aDesc: cudnnTensorDescriptor_t, A: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, cDesc: cudnnTensorDescriptor_t, C: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnReduceTensor, __cushim_slot_cudnnReduceTensor);
+    static __cushim_fn_cudnnReduceTensor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnReorderFilterAndBias(handle: cudnnHandle_t, filterDesc: cudnnFilterDescriptor_t, reorderType: cudnnReorderType_t, filterData: *const ::core::ffi::c_void, reorderedFilterData: *mut ::core::ffi::c_void, reorderBias: ::core::ffi::c_int, biasData: *const ::core::ffi::c_void, reorderedBiasData: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnReorderFilterAndBias, __cushim_slot_cudnnReorderFilterAndBias);
+    static __cushim_fn_cudnnReorderFilterAndBias;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnRestoreDropoutDescriptor(dropoutDesc: cudnnDropoutDescriptor_t, handle: cudnnHandle_t, dropout: f32, states: *mut ::core::ffi::c_void, stateSizeInBytes: usize, seed: ::core::ffi::c_ulonglong) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnRestoreDropoutDescriptor, __cushim_slot_cudnnRestoreDropoutDescriptor);
+    static __cushim_fn_cudnnRestoreDropoutDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnScaleTensor(handle: cudnnHandle_t, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, alpha: *const ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnScaleTensor, __cushim_slot_cudnnScaleTensor);
+    static __cushim_fn_cudnnScaleTensor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetActivationDescriptor(activationDesc: cudnnActivationDescriptor_t, mode: cudnnActivationMode_t, reluNanOpt: cudnnNanPropagation_t, coef: f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetActivationDescriptor, __cushim_slot_cudnnSetActivationDescriptor);
+    static __cushim_fn_cudnnSetActivationDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetActivationDescriptorSwishBeta(activationDesc: cudnnActivationDescriptor_t, swish_beta: f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetActivationDescriptorSwishBeta, __cushim_slot_cudnnSetActivationDescriptorSwishBeta);
+    static __cushim_fn_cudnnSetActivationDescriptorSwishBeta;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetAttnDescriptor(attnDesc: cudnnAttnDescriptor_t, attnMode: ::core::ffi::c_uint, nHeads: ::core::ffi::c_int, smScaler: f64, dataType: cudnnDataType_t, computePrec: cudnnDataType_t, mathType: cudnnMathType_t, attnDropoutDesc: cudnnDropoutDescriptor_t, postDropoutDesc: cudnnDropoutDescriptor_t, qSize: ::core::ffi::c_int, kSize: ::core::ffi::c_int, vSize: ::core::ffi::c_int, qProjSize: ::core::ffi::c_int, kProjSize: ::core::ffi::c_int, vProjSize: ::core::ffi::c_int, oProjSize: ::core::ffi::c_int, qoMaxSeqLength: ::core::ffi::c_int, kvMaxSeqLength: ::core::ffi::c_int, maxBatchSize: ::core::ffi::c_int, maxBeamSize: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetAttnDescriptor, __cushim_slot_cudnnSetAttnDescriptor);
+    static __cushim_fn_cudnnSetAttnDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetCTCLossDescriptor(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetCTCLossDescriptor, __cushim_slot_cudnnSetCTCLossDescriptor);
+    static __cushim_fn_cudnnSetCTCLossDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetCTCLossDescriptorEx(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: cudnnDataType_t, normMode: cudnnLossNormalizationMode_t, gradMode: cudnnNanPropagation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetCTCLossDescriptorEx, __cushim_slot_cudnnSetCTCLossDescriptorEx);
+    static __cushim_fn_cudnnSetCTCLossDescriptorEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetCTCLossDescriptor_v8(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: cudnnDataType_t, normMode: cudnnLossNormalizationMode_t, gradMode: cudnnNanPropagation_t, maxLabelLength: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetCTCLossDescriptor_v8, __cushim_slot_cudnnSetCTCLossDescriptor_v8);
+    static __cushim_fn_cudnnSetCTCLossDescriptor_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetCTCLossDescriptor_v9(ctcLossDesc: cudnnCTCLossDescriptor_t, compType: cudnnDataType_t, normMode: cudnnLossNormalizationMode_t, ctcGradMode: cudnnCTCGradMode_t, maxLabelLength: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetCTCLossDescriptor_v9, __cushim_slot_cudnnSetCTCLossDescriptor_v9);
+    static __cushim_fn_cudnnSetCTCLossDescriptor_v9;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetCallback(mask: ::core::ffi::c_uint, udata: *mut ::core::ffi::c_void, fptr: cudnnCallback_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetCallback, __cushim_slot_cudnnSetCallback);
+    static __cushim_fn_cudnnSetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetConvolution2dDescriptor(convDesc: cudnnConvolutionDescriptor_t, pad_h: ::core::ffi::c_int, pad_w: ::core::ffi::c_int, u: ::core::ffi::c_int, v: ::core::ffi::c_int, dilation_h: ::core::ffi::c_int, dilation_w: ::core::ffi::c_int, mode: cudnnConvolutionMode_t, computeType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetConvolution2dDescriptor, __cushim_slot_cudnnSetConvolution2dDescriptor);
+    static __cushim_fn_cudnnSetConvolution2dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetConvolutionGroupCount(convDesc: cudnnConvolutionDescriptor_t, groupCount: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetConvolutionGroupCount, __cushim_slot_cudnnSetConvolutionGroupCount);
+    static __cushim_fn_cudnnSetConvolutionGroupCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetConvolutionMathType(convDesc: cudnnConvolutionDescriptor_t, mathType: cudnnMathType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetConvolutionMathType, __cushim_slot_cudnnSetConvolutionMathType);
+    static __cushim_fn_cudnnSetConvolutionMathType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetConvolutionNdDescriptor(convDesc: cudnnConvolutionDescriptor_t, arrayLength: ::core::ffi::c_int, padA: *const ::core::ffi::c_int, filterStrideA: *const ::core::ffi::c_int, dilationA: *const ::core::ffi::c_int, mode: cudnnConvolutionMode_t, computeType: cudnnDataType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetConvolutionNdDescriptor, __cushim_slot_cudnnSetConvolutionNdDescriptor);
+    static __cushim_fn_cudnnSetConvolutionNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetConvolutionReorderType(convDesc: cudnnConvolutionDescriptor_t, reorderType: cudnnReorderType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetConvolutionReorderType, __cushim_slot_cudnnSetConvolutionReorderType);
+    static __cushim_fn_cudnnSetConvolutionReorderType;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetDropoutDescriptor(dropoutDesc: cudnnDropoutDescriptor_t, handle: cudnnHandle_t, dropout: f32, states: *mut ::core::ffi::c_void, stateSizeInBytes: usize, seed: ::core::ffi::c_ulonglong) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetDropoutDescriptor, __cushim_slot_cudnnSetDropoutDescriptor);
+    static __cushim_fn_cudnnSetDropoutDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetFilter4dDescriptor(filterDesc: cudnnFilterDescriptor_t, dataType: cudnnDataType_t, format: cudnnTensorFormat_t, k: ::core::ffi::c_int, c: ::core::ffi::c_int, h: ::core::ffi::c_int, w: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetFilter4dDescriptor, __cushim_slot_cudnnSetFilter4dDescriptor);
+    static __cushim_fn_cudnnSetFilter4dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetFilterNdDescriptor(filterDesc: cudnnFilterDescriptor_t, dataType: cudnnDataType_t, format: cudnnTensorFormat_t, nbDims: ::core::ffi::c_int, filterDimA: *const ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetFilterNdDescriptor, __cushim_slot_cudnnSetFilterNdDescriptor);
+    static __cushim_fn_cudnnSetFilterNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetFusedOpsConstParamPackAttribute(constPack: cudnnFusedOpsConstParamPack_t, paramLabel: cudnnFusedOpsConstParamLabel_t, param: *const ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetFusedOpsConstParamPackAttribute, __cushim_slot_cudnnSetFusedOpsConstParamPackAttribute);
+    static __cushim_fn_cudnnSetFusedOpsConstParamPackAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetFusedOpsVariantParamPackAttribute(varPack: cudnnFusedOpsVariantParamPack_t, paramLabel: cudnnFusedOpsVariantParamLabel_t, ptr: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetFusedOpsVariantParamPackAttribute, __cushim_slot_cudnnSetFusedOpsVariantParamPackAttribute);
+    static __cushim_fn_cudnnSetFusedOpsVariantParamPackAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetLRNDescriptor(normDesc: cudnnLRNDescriptor_t, lrnN: ::core::ffi::c_uint, lrnAlpha: f64, lrnBeta: f64, lrnK: f64) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetLRNDescriptor, __cushim_slot_cudnnSetLRNDescriptor);
+    static __cushim_fn_cudnnSetLRNDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetOpTensorDescriptor(opTensorDesc: cudnnOpTensorDescriptor_t, opTensorOp: cudnnOpTensorOp_t, opTensorCompType: cudnnDataType_t, opTensorNanOpt: cudnnNanPropagation_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetOpTensorDescriptor, __cushim_slot_cudnnSetOpTensorDescriptor);
+    static __cushim_fn_cudnnSetOpTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetPooling2dDescriptor(poolingDesc: cudnnPoolingDescriptor_t, mode: cudnnPoolingMode_t, maxpoolingNanOpt: cudnnNanPropagation_t, windowHeight: ::core::ffi::c_int, windowWidth: ::core::ffi::c_int, verticalPadding: ::core::ffi::c_int, horizontalPadding: ::core::ffi::c_int, verticalStride: ::core::ffi::c_int, horizontalStride: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetPooling2dDescriptor, __cushim_slot_cudnnSetPooling2dDescriptor);
+    static __cushim_fn_cudnnSetPooling2dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetPoolingNdDescriptor(poolingDesc: cudnnPoolingDescriptor_t, mode: cudnnPoolingMode_t, maxpoolingNanOpt: cudnnNanPropagation_t, nbDims: ::core::ffi::c_int, windowDimA: *const ::core::ffi::c_int, paddingA: *const ::core::ffi::c_int, strideA: *const ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetPoolingNdDescriptor, __cushim_slot_cudnnSetPoolingNdDescriptor);
+    static __cushim_fn_cudnnSetPoolingNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetRNNDataDescriptor(rnnDataDesc: cudnnRNNDataDescriptor_t, dataType: cudnnDataType_t, layout: cudnnRNNDataLayout_t, maxSeqLength: ::core::ffi::c_int, batchSize: ::core::ffi::c_int, vectorSize: ::core::ffi::c_int, seqLengthArray: *const ::core::ffi::c_int, paddingFill: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetRNNDataDescriptor, __cushim_slot_cudnnSetRNNDataDescriptor);
+    static __cushim_fn_cudnnSetRNNDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetRNNDescriptor_v8(rnnDesc: cudnnRNNDescriptor_t, algo: cudnnRNNAlgo_t, cellMode: cudnnRNNMode_t, biasMode: cudnnRNNBiasMode_t, dirMode: cudnnDirectionMode_t, inputMode: cudnnRNNInputMode_t, dataType: cudnnDataType_t, mathPrec: cudnnDataType_t, mathType: cudnnMathType_t, inputSize: i32, hiddenSize: i32, projSize: i32, numLayers: i32, dropoutDesc: cudnnDropoutDescriptor_t, auxFlags: u32) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetRNNDescriptor_v8, __cushim_slot_cudnnSetRNNDescriptor_v8);
+    static __cushim_fn_cudnnSetRNNDescriptor_v8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetReduceTensorDescriptor(reduceTensorDesc: cudnnReduceTensorDescriptor_t, reduceTensorOp: cudnnReduceTensorOp_t, reduceTensorCompType: cudnnDataType_t, reduceTensorNanOpt: cudnnNanPropagation_t, reduceTensorIndices: cudnnReduceTensorIndices_t, reduceTensorIndicesType: cudnnIndicesType_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetReduceTensorDescriptor, __cushim_slot_cudnnSetReduceTensorDescriptor);
+    static __cushim_fn_cudnnSetReduceTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetSeqDataDescriptor(seqDataDesc: cudnnSeqDataDescriptor_t, dataType: cudnnDataType_t, nbDims: ::core::ffi::c_int, dimA: *const ::core::ffi::c_int, axes: *const cudnnSeqDataAxis_t, seqLengthArraySize: usize, seqLengthArray: *const ::core::ffi::c_int, paddingFill: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetSeqDataDescriptor, __cushim_slot_cudnnSetSeqDataDescriptor);
+    static __cushim_fn_cudnnSetSeqDataDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetSpatialTransformerNdDescriptor(stDesc: cudnnSpatialTransformerDescriptor_t, samplerType: cudnnSamplerType_t, dataType: cudnnDataType_t, nbDims: ::core::ffi::c_int, dimA: *const ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetSpatialTransformerNdDescriptor, __cushim_slot_cudnnSetSpatialTransformerNdDescriptor);
+    static __cushim_fn_cudnnSetSpatialTransformerNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetStream(handle: cudnnHandle_t, streamId: cudaStream_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetStream, __cushim_slot_cudnnSetStream);
+    static __cushim_fn_cudnnSetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetTensor(handle: cudnnHandle_t, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void, valuePtr: *const ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetTensor, __cushim_slot_cudnnSetTensor);
+    static __cushim_fn_cudnnSetTensor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetTensor4dDescriptor(tensorDesc: cudnnTensorDescriptor_t, format: cudnnTensorFormat_t, dataType: cudnnDataType_t, n: ::core::ffi::c_int, c: ::core::ffi::c_int, h: ::core::ffi::c_int, w: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetTensor4dDescriptor, __cushim_slot_cudnnSetTensor4dDescriptor);
+    static __cushim_fn_cudnnSetTensor4dDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetTensor4dDescriptorEx(tensorDesc: cudnnTensorDescriptor_t, dataType: cudnnDataType_t, n: ::core::ffi::c_int, c: ::core::ffi::c_int, h: ::core::ffi::c_int, w: ::core::ffi::c_int, nStride: ::core::ffi::c_int, cStride: ::core::ffi::c_int, hStride: ::core::ffi::c_int, wStride: ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetTensor4dDescriptorEx, __cushim_slot_cudnnSetTensor4dDescriptorEx);
+    static __cushim_fn_cudnnSetTensor4dDescriptorEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetTensorNdDescriptor(tensorDesc: cudnnTensorDescriptor_t, dataType: cudnnDataType_t, nbDims: ::core::ffi::c_int, dimA: *const ::core::ffi::c_int, strideA: *const ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetTensorNdDescriptor, __cushim_slot_cudnnSetTensorNdDescriptor);
+    static __cushim_fn_cudnnSetTensorNdDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetTensorNdDescriptorEx(tensorDesc: cudnnTensorDescriptor_t, format: cudnnTensorFormat_t, dataType: cudnnDataType_t, nbDims: ::core::ffi::c_int, dimA: *const ::core::ffi::c_int) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetTensorNdDescriptorEx, __cushim_slot_cudnnSetTensorNdDescriptorEx);
+    static __cushim_fn_cudnnSetTensorNdDescriptorEx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSetTensorTransformDescriptor(transformDesc: cudnnTensorTransformDescriptor_t, nbDims: u32, destFormat: cudnnTensorFormat_t, padBeforeA: *const i32, padAfterA: *const i32, foldA: *const u32, direction: cudnnFoldingDirection_t) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSetTensorTransformDescriptor, __cushim_slot_cudnnSetTensorTransformDescriptor);
+    static __cushim_fn_cudnnSetTensorTransformDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSoftmaxBackward(handle: cudnnHandle_t, algo: cudnnSoftmaxAlgorithm_t, mode: cudnnSoftmaxMode_t, alpha: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSoftmaxBackward, __cushim_slot_cudnnSoftmaxBackward);
+    static __cushim_fn_cudnnSoftmaxBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSoftmaxForward(handle: cudnnHandle_t, algo: cudnnSoftmaxAlgorithm_t, mode: cudnnSoftmaxMode_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSoftmaxForward, __cushim_slot_cudnnSoftmaxForward);
+    static __cushim_fn_cudnnSoftmaxForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSpatialTfGridGeneratorBackward(handle: cudnnHandle_t, stDesc: cudnnSpatialTransformerDescriptor_t, dgrid: *const ::core::ffi::c_void, dtheta: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSpatialTfGridGeneratorBackward, __cushim_slot_cudnnSpatialTfGridGeneratorBackward);
+    static __cushim_fn_cudnnSpatialTfGridGeneratorBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSpatialTfGridGeneratorForward(handle: cudnnHandle_t, stDesc: cudnnSpatialTransformerDescriptor_t, theta: *const ::core::ffi::c_void, grid: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSpatialTfGridGeneratorForward, __cushim_slot_cudnnSpatialTfGridGeneratorForward);
+    static __cushim_fn_cudnnSpatialTfGridGeneratorForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSpatialTfSamplerBackward(handle: cudnnHandle_t, stDesc: cudnnSpatialTransformerDescriptor_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, dxDesc: cudnnTensorDescriptor_t, dx: *mut ::core::ffi::c_void, alphaDgrid: *const ::core::ffi::c_void, dyDesc: cudnnTensorDescriptor_t, dy: *const ::core::ffi::c_void, grid: *const ::core::ffi::c_void, betaDgrid: *const ::core::ffi::c_void, dgrid: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSpatialTfSamplerBackward, __cushim_slot_cudnnSpatialTfSamplerBackward);
+    static __cushim_fn_cudnnSpatialTfSamplerBackward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSpatialTfSamplerForward(handle: cudnnHandle_t, stDesc: cudnnSpatialTransformerDescriptor_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, grid: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSpatialTfSamplerForward, __cushim_slot_cudnnSpatialTfSamplerForward);
+    static __cushim_fn_cudnnSpatialTfSamplerForward;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnSubquadraticOpsVersionCheck() -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnSubquadraticOpsVersionCheck, __cushim_slot_cudnnSubquadraticOpsVersionCheck);
+    static __cushim_fn_cudnnSubquadraticOpsVersionCheck;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnTransformFilter(handle: cudnnHandle_t, transDesc: cudnnTensorTransformDescriptor_t, alpha: *const ::core::ffi::c_void, srcDesc: cudnnFilterDescriptor_t, srcData: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, destDesc: cudnnFilterDescriptor_t, destData: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnTransformFilter, __cushim_slot_cudnnTransformFilter);
+    static __cushim_fn_cudnnTransformFilter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnTransformTensor(handle: cudnnHandle_t, alpha: *const ::core::ffi::c_void, xDesc: cudnnTensorDescriptor_t, x: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, yDesc: cudnnTensorDescriptor_t, y: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnTransformTensor, __cushim_slot_cudnnTransformTensor);
+    static __cushim_fn_cudnnTransformTensor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cudnnTransformTensorEx(handle: cudnnHandle_t, transDesc: cudnnTensorTransformDescriptor_t, alpha: *const ::core::ffi::c_void, srcDesc: cudnnTensorDescriptor_t, srcData: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, destDesc: cudnnTensorDescriptor_t, destData: *mut ::core::ffi::c_void) -> cudnnStatus_t;
-    statics (__cushim_fn_cudnnTransformTensorEx, __cushim_slot_cudnnTransformTensorEx);
+    static __cushim_fn_cudnnTransformTensorEx;
     returns status, fallback [];
 }

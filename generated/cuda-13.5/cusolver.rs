@@ -1328,26 +1328,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -1358,13 +1360,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -1388,21 +1390,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -1424,7 +1417,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -1432,8 +1425,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -1446,25 +1448,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -1480,8 +1468,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -1523,3034 +1511,3034 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cusolverDnCCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCCgels, __cushim_slot_cusolverDnCCgels);
+    static __cushim_fn_cusolverDnCCgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCCgels_bufferSize, __cushim_slot_cusolverDnCCgels_bufferSize);
+    static __cushim_fn_cusolverDnCCgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCCgesv, __cushim_slot_cusolverDnCCgesv);
+    static __cushim_fn_cusolverDnCCgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCCgesv_bufferSize, __cushim_slot_cusolverDnCCgesv_bufferSize);
+    static __cushim_fn_cusolverDnCCgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCEgels, __cushim_slot_cusolverDnCEgels);
+    static __cushim_fn_cusolverDnCEgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCEgels_bufferSize, __cushim_slot_cusolverDnCEgels_bufferSize);
+    static __cushim_fn_cusolverDnCEgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCEgesv, __cushim_slot_cusolverDnCEgesv);
+    static __cushim_fn_cusolverDnCEgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCEgesv_bufferSize, __cushim_slot_cusolverDnCEgesv_bufferSize);
+    static __cushim_fn_cusolverDnCEgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCKgels, __cushim_slot_cusolverDnCKgels);
+    static __cushim_fn_cusolverDnCKgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCKgels_bufferSize, __cushim_slot_cusolverDnCKgels_bufferSize);
+    static __cushim_fn_cusolverDnCKgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCKgesv, __cushim_slot_cusolverDnCKgesv);
+    static __cushim_fn_cusolverDnCKgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCKgesv_bufferSize, __cushim_slot_cusolverDnCKgesv_bufferSize);
+    static __cushim_fn_cusolverDnCKgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCYgels, __cushim_slot_cusolverDnCYgels);
+    static __cushim_fn_cusolverDnCYgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCYgels_bufferSize, __cushim_slot_cusolverDnCYgels_bufferSize);
+    static __cushim_fn_cusolverDnCYgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCYgesv, __cushim_slot_cusolverDnCYgesv);
+    static __cushim_fn_cusolverDnCYgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuComplex, lddb: cusolver_int_t, dX: *mut cuComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCYgesv_bufferSize, __cushim_slot_cusolverDnCYgesv_bufferSize);
+    static __cushim_fn_cusolverDnCYgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, D: *mut f32, E: *mut f32, TAUQ: *mut cuComplex, TAUP: *mut cuComplex, Work: *mut cuComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgebrd, __cushim_slot_cusolverDnCgebrd);
+    static __cushim_fn_cusolverDnCgebrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgebrd_bufferSize, __cushim_slot_cusolverDnCgebrd_bufferSize);
+    static __cushim_fn_cusolverDnCgebrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, TAU: *mut cuComplex, Workspace: *mut cuComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgeqrf, __cushim_slot_cusolverDnCgeqrf);
+    static __cushim_fn_cusolverDnCgeqrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgeqrf_bufferSize, __cushim_slot_cusolverDnCgeqrf_bufferSize);
+    static __cushim_fn_cusolverDnCgeqrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, S: *mut f32, U: *mut cuComplex, ldu: ::core::ffi::c_int, VT: *mut cuComplex, ldvt: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, rwork: *mut f32, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvd, __cushim_slot_cusolverDnCgesvd);
+    static __cushim_fn_cusolverDnCgesvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvd_bufferSize, __cushim_slot_cusolverDnCgesvd_bufferSize);
+    static __cushim_fn_cusolverDnCgesvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f32, strideS: ::core::ffi::c_longlong, d_U: *mut cuComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut cuComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut cuComplex, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvdaStridedBatched, __cushim_slot_cusolverDnCgesvdaStridedBatched);
+    static __cushim_fn_cusolverDnCgesvdaStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f32, strideS: ::core::ffi::c_longlong, d_U: *const cuComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const cuComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnCgesvdaStridedBatched_bufferSize);
+    static __cushim_fn_cusolverDnCgesvdaStridedBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, S: *mut f32, U: *mut cuComplex, ldu: ::core::ffi::c_int, V: *mut cuComplex, ldv: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvdj, __cushim_slot_cusolverDnCgesvdj);
+    static __cushim_fn_cusolverDnCgesvdj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, S: *mut f32, U: *mut cuComplex, ldu: ::core::ffi::c_int, V: *mut cuComplex, ldv: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvdjBatched, __cushim_slot_cusolverDnCgesvdjBatched);
+    static __cushim_fn_cusolverDnCgesvdjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, S: *const f32, U: *const cuComplex, ldu: ::core::ffi::c_int, V: *const cuComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvdjBatched_bufferSize, __cushim_slot_cusolverDnCgesvdjBatched_bufferSize);
+    static __cushim_fn_cusolverDnCgesvdjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, S: *const f32, U: *const cuComplex, ldu: ::core::ffi::c_int, V: *const cuComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgesvdj_bufferSize, __cushim_slot_cusolverDnCgesvdj_bufferSize);
+    static __cushim_fn_cusolverDnCgesvdj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Workspace: *mut cuComplex, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgetrf, __cushim_slot_cusolverDnCgetrf);
+    static __cushim_fn_cusolverDnCgetrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgetrf_bufferSize, __cushim_slot_cusolverDnCgetrf_bufferSize);
+    static __cushim_fn_cusolverDnCgetrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCgetrs, __cushim_slot_cusolverDnCgetrs);
+    static __cushim_fn_cusolverDnCgetrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevd, __cushim_slot_cusolverDnCheevd);
+    static __cushim_fn_cusolverDnCheevd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevd_bufferSize, __cushim_slot_cusolverDnCheevd_bufferSize);
+    static __cushim_fn_cusolverDnCheevd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevdx, __cushim_slot_cusolverDnCheevdx);
+    static __cushim_fn_cusolverDnCheevdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevdx_bufferSize, __cushim_slot_cusolverDnCheevdx_bufferSize);
+    static __cushim_fn_cusolverDnCheevdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevj, __cushim_slot_cusolverDnCheevj);
+    static __cushim_fn_cusolverDnCheevj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevjBatched, __cushim_slot_cusolverDnCheevjBatched);
+    static __cushim_fn_cusolverDnCheevjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevjBatched_bufferSize, __cushim_slot_cusolverDnCheevjBatched_bufferSize);
+    static __cushim_fn_cusolverDnCheevjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCheevj_bufferSize, __cushim_slot_cusolverDnCheevj_bufferSize);
+    static __cushim_fn_cusolverDnCheevj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChegvd, __cushim_slot_cusolverDnChegvd);
+    static __cushim_fn_cusolverDnChegvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChegvd_bufferSize, __cushim_slot_cusolverDnChegvd_bufferSize);
+    static __cushim_fn_cusolverDnChegvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChegvdx, __cushim_slot_cusolverDnChegvdx);
+    static __cushim_fn_cusolverDnChegvdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChegvdx_bufferSize, __cushim_slot_cusolverDnChegvdx_bufferSize);
+    static __cushim_fn_cusolverDnChegvdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChegvj, __cushim_slot_cusolverDnChegvj);
+    static __cushim_fn_cusolverDnChegvj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *const cuComplex, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChegvj_bufferSize, __cushim_slot_cusolverDnChegvj_bufferSize);
+    static __cushim_fn_cusolverDnChegvj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, d: *mut f32, e: *mut f32, tau: *mut cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChetrd, __cushim_slot_cusolverDnChetrd);
+    static __cushim_fn_cusolverDnChetrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnChetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, d: *const f32, e: *const f32, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnChetrd_bufferSize, __cushim_slot_cusolverDnChetrd_bufferSize);
+    static __cushim_fn_cusolverDnChetrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnClaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnClaswp, __cushim_slot_cusolverDnClaswp);
+    static __cushim_fn_cusolverDnClaswp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnClauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnClauum, __cushim_slot_cusolverDnClauum);
+    static __cushim_fn_cusolverDnClauum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnClauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnClauum_bufferSize, __cushim_slot_cusolverDnClauum_bufferSize);
+    static __cushim_fn_cusolverDnClauum_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Workspace: *mut cuComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotrf, __cushim_slot_cusolverDnCpotrf);
+    static __cushim_fn_cusolverDnCpotrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut cuComplex, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotrfBatched, __cushim_slot_cusolverDnCpotrfBatched);
+    static __cushim_fn_cusolverDnCpotrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotrf_bufferSize, __cushim_slot_cusolverDnCpotrf_bufferSize);
+    static __cushim_fn_cusolverDnCpotrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotri, __cushim_slot_cusolverDnCpotri);
+    static __cushim_fn_cusolverDnCpotri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotri_bufferSize, __cushim_slot_cusolverDnCpotri_bufferSize);
+    static __cushim_fn_cusolverDnCpotri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, B: *mut cuComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotrs, __cushim_slot_cusolverDnCpotrs);
+    static __cushim_fn_cusolverDnCpotrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut cuComplex, lda: ::core::ffi::c_int, B: *mut *mut cuComplex, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCpotrsBatched, __cushim_slot_cusolverDnCpotrsBatched);
+    static __cushim_fn_cusolverDnCpotrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCreate(handle: *mut cusolverDnHandle_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCreate, __cushim_slot_cusolverDnCreate);
+    static __cushim_fn_cusolverDnCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCreateGesvdjInfo(info: *mut gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCreateGesvdjInfo, __cushim_slot_cusolverDnCreateGesvdjInfo);
+    static __cushim_fn_cusolverDnCreateGesvdjInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCreateParams(params: *mut cusolverDnParams_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCreateParams, __cushim_slot_cusolverDnCreateParams);
+    static __cushim_fn_cusolverDnCreateParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCreateSyevjInfo(info: *mut syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCreateSyevjInfo, __cushim_slot_cusolverDnCreateSyevjInfo);
+    static __cushim_fn_cusolverDnCreateSyevjInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCsytrf, __cushim_slot_cusolverDnCsytrf);
+    static __cushim_fn_cusolverDnCsytrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCsytrf_bufferSize, __cushim_slot_cusolverDnCsytrf_bufferSize);
+    static __cushim_fn_cusolverDnCsytrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCsytri, __cushim_slot_cusolverDnCsytri);
+    static __cushim_fn_cusolverDnCsytri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCsytri_bufferSize, __cushim_slot_cusolverDnCsytri_bufferSize);
+    static __cushim_fn_cusolverDnCsytri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCungbr, __cushim_slot_cusolverDnCungbr);
+    static __cushim_fn_cusolverDnCungbr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCungbr_bufferSize, __cushim_slot_cusolverDnCungbr_bufferSize);
+    static __cushim_fn_cusolverDnCungbr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCungqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCungqr, __cushim_slot_cusolverDnCungqr);
+    static __cushim_fn_cusolverDnCungqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCungqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCungqr_bufferSize, __cushim_slot_cusolverDnCungqr_bufferSize);
+    static __cushim_fn_cusolverDnCungqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCungtr, __cushim_slot_cusolverDnCungtr);
+    static __cushim_fn_cusolverDnCungtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCungtr_bufferSize, __cushim_slot_cusolverDnCungtr_bufferSize);
+    static __cushim_fn_cusolverDnCungtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCunmqr, __cushim_slot_cusolverDnCunmqr);
+    static __cushim_fn_cusolverDnCunmqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, C: *const cuComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCunmqr_bufferSize, __cushim_slot_cusolverDnCunmqr_bufferSize);
+    static __cushim_fn_cusolverDnCunmqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuComplex, lda: ::core::ffi::c_int, tau: *mut cuComplex, C: *mut cuComplex, ldc: ::core::ffi::c_int, work: *mut cuComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCunmtr, __cushim_slot_cusolverDnCunmtr);
+    static __cushim_fn_cusolverDnCunmtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnCunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuComplex, lda: ::core::ffi::c_int, tau: *const cuComplex, C: *const cuComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnCunmtr_bufferSize, __cushim_slot_cusolverDnCunmtr_bufferSize);
+    static __cushim_fn_cusolverDnCunmtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDBgels, __cushim_slot_cusolverDnDBgels);
+    static __cushim_fn_cusolverDnDBgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDBgels_bufferSize, __cushim_slot_cusolverDnDBgels_bufferSize);
+    static __cushim_fn_cusolverDnDBgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDBgesv, __cushim_slot_cusolverDnDBgesv);
+    static __cushim_fn_cusolverDnDBgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDBgesv_bufferSize, __cushim_slot_cusolverDnDBgesv_bufferSize);
+    static __cushim_fn_cusolverDnDBgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDDgels, __cushim_slot_cusolverDnDDgels);
+    static __cushim_fn_cusolverDnDDgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDDgels_bufferSize, __cushim_slot_cusolverDnDDgels_bufferSize);
+    static __cushim_fn_cusolverDnDDgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDDgesv, __cushim_slot_cusolverDnDDgesv);
+    static __cushim_fn_cusolverDnDDgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDDgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDDgesv_bufferSize, __cushim_slot_cusolverDnDDgesv_bufferSize);
+    static __cushim_fn_cusolverDnDDgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDHgels, __cushim_slot_cusolverDnDHgels);
+    static __cushim_fn_cusolverDnDHgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDHgels_bufferSize, __cushim_slot_cusolverDnDHgels_bufferSize);
+    static __cushim_fn_cusolverDnDHgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDHgesv, __cushim_slot_cusolverDnDHgesv);
+    static __cushim_fn_cusolverDnDHgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDHgesv_bufferSize, __cushim_slot_cusolverDnDHgesv_bufferSize);
+    static __cushim_fn_cusolverDnDHgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDSgels, __cushim_slot_cusolverDnDSgels);
+    static __cushim_fn_cusolverDnDSgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDSgels_bufferSize, __cushim_slot_cusolverDnDSgels_bufferSize);
+    static __cushim_fn_cusolverDnDSgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDSgesv, __cushim_slot_cusolverDnDSgesv);
+    static __cushim_fn_cusolverDnDSgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDSgesv_bufferSize, __cushim_slot_cusolverDnDSgesv_bufferSize);
+    static __cushim_fn_cusolverDnDSgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDXgels, __cushim_slot_cusolverDnDXgels);
+    static __cushim_fn_cusolverDnDXgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDXgels_bufferSize, __cushim_slot_cusolverDnDXgels_bufferSize);
+    static __cushim_fn_cusolverDnDXgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDXgesv, __cushim_slot_cusolverDnDXgesv);
+    static __cushim_fn_cusolverDnDXgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f64, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f64, lddb: cusolver_int_t, dX: *mut f64, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDXgesv_bufferSize, __cushim_slot_cusolverDnDXgesv_bufferSize);
+    static __cushim_fn_cusolverDnDXgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroy(handle: cusolverDnHandle_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDestroy, __cushim_slot_cusolverDnDestroy);
+    static __cushim_fn_cusolverDnDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroyGesvdjInfo(info: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDestroyGesvdjInfo, __cushim_slot_cusolverDnDestroyGesvdjInfo);
+    static __cushim_fn_cusolverDnDestroyGesvdjInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroyParams(params: cusolverDnParams_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDestroyParams, __cushim_slot_cusolverDnDestroyParams);
+    static __cushim_fn_cusolverDnDestroyParams;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDestroySyevjInfo(info: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDestroySyevjInfo, __cushim_slot_cusolverDnDestroySyevjInfo);
+    static __cushim_fn_cusolverDnDestroySyevjInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, D: *mut f64, E: *mut f64, TAUQ: *mut f64, TAUP: *mut f64, Work: *mut f64, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgebrd, __cushim_slot_cusolverDnDgebrd);
+    static __cushim_fn_cusolverDnDgebrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgebrd_bufferSize, __cushim_slot_cusolverDnDgebrd_bufferSize);
+    static __cushim_fn_cusolverDnDgebrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, TAU: *mut f64, Workspace: *mut f64, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgeqrf, __cushim_slot_cusolverDnDgeqrf);
+    static __cushim_fn_cusolverDnDgeqrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgeqrf_bufferSize, __cushim_slot_cusolverDnDgeqrf_bufferSize);
+    static __cushim_fn_cusolverDnDgeqrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, S: *mut f64, U: *mut f64, ldu: ::core::ffi::c_int, VT: *mut f64, ldvt: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, rwork: *mut f64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvd, __cushim_slot_cusolverDnDgesvd);
+    static __cushim_fn_cusolverDnDgesvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvd_bufferSize, __cushim_slot_cusolverDnDgesvd_bufferSize);
+    static __cushim_fn_cusolverDnDgesvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f64, strideS: ::core::ffi::c_longlong, d_U: *mut f64, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut f64, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut f64, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvdaStridedBatched, __cushim_slot_cusolverDnDgesvdaStridedBatched);
+    static __cushim_fn_cusolverDnDgesvdaStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f64, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f64, strideS: ::core::ffi::c_longlong, d_U: *const f64, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const f64, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnDgesvdaStridedBatched_bufferSize);
+    static __cushim_fn_cusolverDnDgesvdaStridedBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, S: *mut f64, U: *mut f64, ldu: ::core::ffi::c_int, V: *mut f64, ldv: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvdj, __cushim_slot_cusolverDnDgesvdj);
+    static __cushim_fn_cusolverDnDgesvdj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, S: *mut f64, U: *mut f64, ldu: ::core::ffi::c_int, V: *mut f64, ldv: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvdjBatched, __cushim_slot_cusolverDnDgesvdjBatched);
+    static __cushim_fn_cusolverDnDgesvdjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, S: *const f64, U: *const f64, ldu: ::core::ffi::c_int, V: *const f64, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvdjBatched_bufferSize, __cushim_slot_cusolverDnDgesvdjBatched_bufferSize);
+    static __cushim_fn_cusolverDnDgesvdjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, S: *const f64, U: *const f64, ldu: ::core::ffi::c_int, V: *const f64, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgesvdj_bufferSize, __cushim_slot_cusolverDnDgesvdj_bufferSize);
+    static __cushim_fn_cusolverDnDgesvdj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Workspace: *mut f64, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgetrf, __cushim_slot_cusolverDnDgetrf);
+    static __cushim_fn_cusolverDnDgetrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgetrf_bufferSize, __cushim_slot_cusolverDnDgetrf_bufferSize);
+    static __cushim_fn_cusolverDnDgetrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDgetrs, __cushim_slot_cusolverDnDgetrs);
+    static __cushim_fn_cusolverDnDgetrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDlaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDlaswp, __cushim_slot_cusolverDnDlaswp);
+    static __cushim_fn_cusolverDnDlaswp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDlauum, __cushim_slot_cusolverDnDlauum);
+    static __cushim_fn_cusolverDnDlauum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDlauum_bufferSize, __cushim_slot_cusolverDnDlauum_bufferSize);
+    static __cushim_fn_cusolverDnDlauum_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *const f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDorgbr, __cushim_slot_cusolverDnDorgbr);
+    static __cushim_fn_cusolverDnDorgbr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDorgbr_bufferSize, __cushim_slot_cusolverDnDorgbr_bufferSize);
+    static __cushim_fn_cusolverDnDorgbr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *const f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDorgqr, __cushim_slot_cusolverDnDorgqr);
+    static __cushim_fn_cusolverDnDorgqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDorgqr_bufferSize, __cushim_slot_cusolverDnDorgqr_bufferSize);
+    static __cushim_fn_cusolverDnDorgqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *const f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDorgtr, __cushim_slot_cusolverDnDorgtr);
+    static __cushim_fn_cusolverDnDorgtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDorgtr_bufferSize, __cushim_slot_cusolverDnDorgtr_bufferSize);
+    static __cushim_fn_cusolverDnDorgtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, C: *mut f64, ldc: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDormqr, __cushim_slot_cusolverDnDormqr);
+    static __cushim_fn_cusolverDnDormqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, C: *const f64, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDormqr_bufferSize, __cushim_slot_cusolverDnDormqr_bufferSize);
+    static __cushim_fn_cusolverDnDormqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, tau: *mut f64, C: *mut f64, ldc: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDormtr, __cushim_slot_cusolverDnDormtr);
+    static __cushim_fn_cusolverDnDormtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, tau: *const f64, C: *const f64, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDormtr_bufferSize, __cushim_slot_cusolverDnDormtr_bufferSize);
+    static __cushim_fn_cusolverDnDormtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Workspace: *mut f64, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotrf, __cushim_slot_cusolverDnDpotrf);
+    static __cushim_fn_cusolverDnDpotrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut f64, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotrfBatched, __cushim_slot_cusolverDnDpotrfBatched);
+    static __cushim_fn_cusolverDnDpotrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotrf_bufferSize, __cushim_slot_cusolverDnDpotrf_bufferSize);
+    static __cushim_fn_cusolverDnDpotrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotri, __cushim_slot_cusolverDnDpotri);
+    static __cushim_fn_cusolverDnDpotri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotri_bufferSize, __cushim_slot_cusolverDnDpotri_bufferSize);
+    static __cushim_fn_cusolverDnDpotri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotrs, __cushim_slot_cusolverDnDpotrs);
+    static __cushim_fn_cusolverDnDpotrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut f64, lda: ::core::ffi::c_int, B: *mut *mut f64, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDpotrsBatched, __cushim_slot_cusolverDnDpotrsBatched);
+    static __cushim_fn_cusolverDnDpotrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevd, __cushim_slot_cusolverDnDsyevd);
+    static __cushim_fn_cusolverDnDsyevd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevd_bufferSize, __cushim_slot_cusolverDnDsyevd_bufferSize);
+    static __cushim_fn_cusolverDnDsyevd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevdx, __cushim_slot_cusolverDnDsyevdx);
+    static __cushim_fn_cusolverDnDsyevdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevdx_bufferSize, __cushim_slot_cusolverDnDsyevdx_bufferSize);
+    static __cushim_fn_cusolverDnDsyevdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevj, __cushim_slot_cusolverDnDsyevj);
+    static __cushim_fn_cusolverDnDsyevj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevjBatched, __cushim_slot_cusolverDnDsyevjBatched);
+    static __cushim_fn_cusolverDnDsyevjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevjBatched_bufferSize, __cushim_slot_cusolverDnDsyevjBatched_bufferSize);
+    static __cushim_fn_cusolverDnDsyevjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsyevj_bufferSize, __cushim_slot_cusolverDnDsyevj_bufferSize);
+    static __cushim_fn_cusolverDnDsyevj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsygvd, __cushim_slot_cusolverDnDsygvd);
+    static __cushim_fn_cusolverDnDsygvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsygvd_bufferSize, __cushim_slot_cusolverDnDsygvd_bufferSize);
+    static __cushim_fn_cusolverDnDsygvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsygvdx, __cushim_slot_cusolverDnDsygvdx);
+    static __cushim_fn_cusolverDnDsygvdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsygvdx_bufferSize, __cushim_slot_cusolverDnDsygvdx_bufferSize);
+    static __cushim_fn_cusolverDnDsygvdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, B: *mut f64, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsygvj, __cushim_slot_cusolverDnDsygvj);
+    static __cushim_fn_cusolverDnDsygvj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, B: *const f64, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsygvj_bufferSize, __cushim_slot_cusolverDnDsygvj_bufferSize);
+    static __cushim_fn_cusolverDnDsygvj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, d: *mut f64, e: *mut f64, tau: *mut f64, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsytrd, __cushim_slot_cusolverDnDsytrd);
+    static __cushim_fn_cusolverDnDsytrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f64, lda: ::core::ffi::c_int, d: *const f64, e: *const f64, tau: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsytrd_bufferSize, __cushim_slot_cusolverDnDsytrd_bufferSize);
+    static __cushim_fn_cusolverDnDsytrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsytrf, __cushim_slot_cusolverDnDsytrf);
+    static __cushim_fn_cusolverDnDsytrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsytrf_bufferSize, __cushim_slot_cusolverDnDsytrf_bufferSize);
+    static __cushim_fn_cusolverDnDsytrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut f64, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsytri, __cushim_slot_cusolverDnDsytri);
+    static __cushim_fn_cusolverDnDsytri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnDsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f64, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnDsytri_bufferSize, __cushim_slot_cusolverDnDsytri_bufferSize);
+    static __cushim_fn_cusolverDnDsytri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetDeterministicMode(handle: cusolverDnHandle_t, mode: *mut cusolverDeterministicMode_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetDeterministicMode, __cushim_slot_cusolverDnGetDeterministicMode);
+    static __cushim_fn_cusolverDnGetDeterministicMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetEmulationSpecialValuesSupport(handle: cusolverDnHandle_t, mask: *mut cudaEmulationSpecialValuesSupport_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetEmulationSpecialValuesSupport, __cushim_slot_cusolverDnGetEmulationSpecialValuesSupport);
+    static __cushim_fn_cusolverDnGetEmulationSpecialValuesSupport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetEmulationStrategy(handle: cusolverDnHandle_t, strategy: *mut cudaEmulationStrategy_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetEmulationStrategy, __cushim_slot_cusolverDnGetEmulationStrategy);
+    static __cushim_fn_cusolverDnGetEmulationStrategy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetFixedPointEmulationMantissaBitOffset(handle: cusolverDnHandle_t, mantissaBitOffset: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetFixedPointEmulationMantissaBitOffset, __cushim_slot_cusolverDnGetFixedPointEmulationMantissaBitOffset);
+    static __cushim_fn_cusolverDnGetFixedPointEmulationMantissaBitOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetFixedPointEmulationMantissaControl(handle: cusolverDnHandle_t, control: *mut cudaEmulationMantissaControl_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetFixedPointEmulationMantissaControl, __cushim_slot_cusolverDnGetFixedPointEmulationMantissaControl);
+    static __cushim_fn_cusolverDnGetFixedPointEmulationMantissaControl;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetFixedPointEmulationMaxMantissaBitCount(handle: cusolverDnHandle_t, mantissaBitCount: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cusolverDnGetFixedPointEmulationMaxMantissaBitCount);
+    static __cushim_fn_cusolverDnGetFixedPointEmulationMaxMantissaBitCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetMathMode(handle: cusolverDnHandle_t, mode: *mut cusolverMathMode_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetMathMode, __cushim_slot_cusolverDnGetMathMode);
+    static __cushim_fn_cusolverDnGetMathMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnGetStream(handle: cusolverDnHandle_t, streamId: *mut cudaStream_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnGetStream, __cushim_slot_cusolverDnGetStream);
+    static __cushim_fn_cusolverDnGetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosCreate(infos_ptr: *mut cusolverDnIRSInfos_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosCreate, __cushim_slot_cusolverDnIRSInfosCreate);
+    static __cushim_fn_cusolverDnIRSInfosCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosDestroy(infos: cusolverDnIRSInfos_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosDestroy, __cushim_slot_cusolverDnIRSInfosDestroy);
+    static __cushim_fn_cusolverDnIRSInfosDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetMaxIters(infos: cusolverDnIRSInfos_t, maxiters: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosGetMaxIters, __cushim_slot_cusolverDnIRSInfosGetMaxIters);
+    static __cushim_fn_cusolverDnIRSInfosGetMaxIters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetNiters(infos: cusolverDnIRSInfos_t, niters: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosGetNiters, __cushim_slot_cusolverDnIRSInfosGetNiters);
+    static __cushim_fn_cusolverDnIRSInfosGetNiters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetOuterNiters(infos: cusolverDnIRSInfos_t, outer_niters: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosGetOuterNiters, __cushim_slot_cusolverDnIRSInfosGetOuterNiters);
+    static __cushim_fn_cusolverDnIRSInfosGetOuterNiters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosGetResidualHistory(infos: cusolverDnIRSInfos_t, residual_history: *mut *mut ::core::ffi::c_void) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosGetResidualHistory, __cushim_slot_cusolverDnIRSInfosGetResidualHistory);
+    static __cushim_fn_cusolverDnIRSInfosGetResidualHistory;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSInfosRequestResidual(infos: cusolverDnIRSInfos_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSInfosRequestResidual, __cushim_slot_cusolverDnIRSInfosRequestResidual);
+    static __cushim_fn_cusolverDnIRSInfosRequestResidual;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsCreate(params_ptr: *mut cusolverDnIRSParams_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsCreate, __cushim_slot_cusolverDnIRSParamsCreate);
+    static __cushim_fn_cusolverDnIRSParamsCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsDestroy(params: cusolverDnIRSParams_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsDestroy, __cushim_slot_cusolverDnIRSParamsDestroy);
+    static __cushim_fn_cusolverDnIRSParamsDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsDisableFallback(params: cusolverDnIRSParams_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsDisableFallback, __cushim_slot_cusolverDnIRSParamsDisableFallback);
+    static __cushim_fn_cusolverDnIRSParamsDisableFallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsEnableFallback(params: cusolverDnIRSParams_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsEnableFallback, __cushim_slot_cusolverDnIRSParamsEnableFallback);
+    static __cushim_fn_cusolverDnIRSParamsEnableFallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsGetMaxIters(params: cusolverDnIRSParams_t, maxiters: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsGetMaxIters, __cushim_slot_cusolverDnIRSParamsGetMaxIters);
+    static __cushim_fn_cusolverDnIRSParamsGetMaxIters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetMaxIters(params: cusolverDnIRSParams_t, maxiters: cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetMaxIters, __cushim_slot_cusolverDnIRSParamsSetMaxIters);
+    static __cushim_fn_cusolverDnIRSParamsSetMaxIters;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetMaxItersInner(params: cusolverDnIRSParams_t, maxiters_inner: cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetMaxItersInner, __cushim_slot_cusolverDnIRSParamsSetMaxItersInner);
+    static __cushim_fn_cusolverDnIRSParamsSetMaxItersInner;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetRefinementSolver(params: cusolverDnIRSParams_t, refinement_solver: cusolverIRSRefinement_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetRefinementSolver, __cushim_slot_cusolverDnIRSParamsSetRefinementSolver);
+    static __cushim_fn_cusolverDnIRSParamsSetRefinementSolver;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetSolverLowestPrecision(params: cusolverDnIRSParams_t, solver_lowest_precision: cusolverPrecType_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetSolverLowestPrecision, __cushim_slot_cusolverDnIRSParamsSetSolverLowestPrecision);
+    static __cushim_fn_cusolverDnIRSParamsSetSolverLowestPrecision;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetSolverMainPrecision(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetSolverMainPrecision, __cushim_slot_cusolverDnIRSParamsSetSolverMainPrecision);
+    static __cushim_fn_cusolverDnIRSParamsSetSolverMainPrecision;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetSolverPrecisions(params: cusolverDnIRSParams_t, solver_main_precision: cusolverPrecType_t, solver_lowest_precision: cusolverPrecType_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetSolverPrecisions, __cushim_slot_cusolverDnIRSParamsSetSolverPrecisions);
+    static __cushim_fn_cusolverDnIRSParamsSetSolverPrecisions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetTol(params: cusolverDnIRSParams_t, val: f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetTol, __cushim_slot_cusolverDnIRSParamsSetTol);
+    static __cushim_fn_cusolverDnIRSParamsSetTol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSParamsSetTolInner(params: cusolverDnIRSParams_t, val: f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSParamsSetTolInner, __cushim_slot_cusolverDnIRSParamsSetTolInner);
+    static __cushim_fn_cusolverDnIRSParamsSetTolInner;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgels(handle: cusolverDnHandle_t, gels_irs_params: cusolverDnIRSParams_t, gels_irs_infos: cusolverDnIRSInfos_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut ::core::ffi::c_void, ldda: cusolver_int_t, dB: *mut ::core::ffi::c_void, lddb: cusolver_int_t, dX: *mut ::core::ffi::c_void, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, niters: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSXgels, __cushim_slot_cusolverDnIRSXgels);
+    static __cushim_fn_cusolverDnIRSXgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgels_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSXgels_bufferSize, __cushim_slot_cusolverDnIRSXgels_bufferSize);
+    static __cushim_fn_cusolverDnIRSXgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgesv(handle: cusolverDnHandle_t, gesv_irs_params: cusolverDnIRSParams_t, gesv_irs_infos: cusolverDnIRSInfos_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut ::core::ffi::c_void, ldda: cusolver_int_t, dB: *mut ::core::ffi::c_void, lddb: cusolver_int_t, dX: *mut ::core::ffi::c_void, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, niters: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSXgesv, __cushim_slot_cusolverDnIRSXgesv);
+    static __cushim_fn_cusolverDnIRSXgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnIRSXgesv_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnIRSParams_t, n: cusolver_int_t, nrhs: cusolver_int_t, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnIRSXgesv_bufferSize, __cushim_slot_cusolverDnIRSXgesv_bufferSize);
+    static __cushim_fn_cusolverDnIRSXgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerForceDisable() -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnLoggerForceDisable, __cushim_slot_cusolverDnLoggerForceDisable);
+    static __cushim_fn_cusolverDnLoggerForceDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnLoggerOpenFile, __cushim_slot_cusolverDnLoggerOpenFile);
+    static __cushim_fn_cusolverDnLoggerOpenFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetCallback(callback: cusolverDnLoggerCallback_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnLoggerSetCallback, __cushim_slot_cusolverDnLoggerSetCallback);
+    static __cushim_fn_cusolverDnLoggerSetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetFile(file: *mut _IO_FILE) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnLoggerSetFile, __cushim_slot_cusolverDnLoggerSetFile);
+    static __cushim_fn_cusolverDnLoggerSetFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetLevel(level: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnLoggerSetLevel, __cushim_slot_cusolverDnLoggerSetLevel);
+    static __cushim_fn_cusolverDnLoggerSetLevel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnLoggerSetMask(mask: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnLoggerSetMask, __cushim_slot_cusolverDnLoggerSetMask);
+    static __cushim_fn_cusolverDnLoggerSetMask;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSBgels, __cushim_slot_cusolverDnSBgels);
+    static __cushim_fn_cusolverDnSBgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSBgels_bufferSize, __cushim_slot_cusolverDnSBgels_bufferSize);
+    static __cushim_fn_cusolverDnSBgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSBgesv, __cushim_slot_cusolverDnSBgesv);
+    static __cushim_fn_cusolverDnSBgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSBgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSBgesv_bufferSize, __cushim_slot_cusolverDnSBgesv_bufferSize);
+    static __cushim_fn_cusolverDnSBgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSHgels, __cushim_slot_cusolverDnSHgels);
+    static __cushim_fn_cusolverDnSHgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSHgels_bufferSize, __cushim_slot_cusolverDnSHgels_bufferSize);
+    static __cushim_fn_cusolverDnSHgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSHgesv, __cushim_slot_cusolverDnSHgesv);
+    static __cushim_fn_cusolverDnSHgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSHgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSHgesv_bufferSize, __cushim_slot_cusolverDnSHgesv_bufferSize);
+    static __cushim_fn_cusolverDnSHgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSSgels, __cushim_slot_cusolverDnSSgels);
+    static __cushim_fn_cusolverDnSSgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSSgels_bufferSize, __cushim_slot_cusolverDnSSgels_bufferSize);
+    static __cushim_fn_cusolverDnSSgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSSgesv, __cushim_slot_cusolverDnSSgesv);
+    static __cushim_fn_cusolverDnSSgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSSgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSSgesv_bufferSize, __cushim_slot_cusolverDnSSgesv_bufferSize);
+    static __cushim_fn_cusolverDnSSgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSXgels, __cushim_slot_cusolverDnSXgels);
+    static __cushim_fn_cusolverDnSXgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSXgels_bufferSize, __cushim_slot_cusolverDnSXgels_bufferSize);
+    static __cushim_fn_cusolverDnSXgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSXgesv, __cushim_slot_cusolverDnSXgesv);
+    static __cushim_fn_cusolverDnSXgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSXgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut f32, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut f32, lddb: cusolver_int_t, dX: *mut f32, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSXgesv_bufferSize, __cushim_slot_cusolverDnSXgesv_bufferSize);
+    static __cushim_fn_cusolverDnSXgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetAdvOptions(params: cusolverDnParams_t, function: cusolverDnFunction_t, algo: cusolverAlgMode_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetAdvOptions, __cushim_slot_cusolverDnSetAdvOptions);
+    static __cushim_fn_cusolverDnSetAdvOptions;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetDeterministicMode(handle: cusolverDnHandle_t, mode: cusolverDeterministicMode_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetDeterministicMode, __cushim_slot_cusolverDnSetDeterministicMode);
+    static __cushim_fn_cusolverDnSetDeterministicMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetEmulationSpecialValuesSupport(handle: cusolverDnHandle_t, mask: cudaEmulationSpecialValuesSupport_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetEmulationSpecialValuesSupport, __cushim_slot_cusolverDnSetEmulationSpecialValuesSupport);
+    static __cushim_fn_cusolverDnSetEmulationSpecialValuesSupport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetEmulationStrategy(handle: cusolverDnHandle_t, strategy: cudaEmulationStrategy_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetEmulationStrategy, __cushim_slot_cusolverDnSetEmulationStrategy);
+    static __cushim_fn_cusolverDnSetEmulationStrategy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetFixedPointEmulationMantissaBitOffset(handle: cusolverDnHandle_t, mantissaBitOffset: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetFixedPointEmulationMantissaBitOffset, __cushim_slot_cusolverDnSetFixedPointEmulationMantissaBitOffset);
+    static __cushim_fn_cusolverDnSetFixedPointEmulationMantissaBitOffset;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetFixedPointEmulationMantissaControl(handle: cusolverDnHandle_t, control: cudaEmulationMantissaControl_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetFixedPointEmulationMantissaControl, __cushim_slot_cusolverDnSetFixedPointEmulationMantissaControl);
+    static __cushim_fn_cusolverDnSetFixedPointEmulationMantissaControl;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetFixedPointEmulationMaxMantissaBitCount(handle: cusolverDnHandle_t, mantissaBitCount: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetFixedPointEmulationMaxMantissaBitCount, __cushim_slot_cusolverDnSetFixedPointEmulationMaxMantissaBitCount);
+    static __cushim_fn_cusolverDnSetFixedPointEmulationMaxMantissaBitCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetMathMode(handle: cusolverDnHandle_t, mode: cusolverMathMode_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetMathMode, __cushim_slot_cusolverDnSetMathMode);
+    static __cushim_fn_cusolverDnSetMathMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSetStream(handle: cusolverDnHandle_t, streamId: cudaStream_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSetStream, __cushim_slot_cusolverDnSetStream);
+    static __cushim_fn_cusolverDnSetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, D: *mut f32, E: *mut f32, TAUQ: *mut f32, TAUP: *mut f32, Work: *mut f32, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgebrd, __cushim_slot_cusolverDnSgebrd);
+    static __cushim_fn_cusolverDnSgebrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgebrd_bufferSize, __cushim_slot_cusolverDnSgebrd_bufferSize);
+    static __cushim_fn_cusolverDnSgebrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, TAU: *mut f32, Workspace: *mut f32, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgeqrf, __cushim_slot_cusolverDnSgeqrf);
+    static __cushim_fn_cusolverDnSgeqrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgeqrf_bufferSize, __cushim_slot_cusolverDnSgeqrf_bufferSize);
+    static __cushim_fn_cusolverDnSgeqrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, S: *mut f32, U: *mut f32, ldu: ::core::ffi::c_int, VT: *mut f32, ldvt: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, rwork: *mut f32, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvd, __cushim_slot_cusolverDnSgesvd);
+    static __cushim_fn_cusolverDnSgesvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvd_bufferSize, __cushim_slot_cusolverDnSgesvd_bufferSize);
+    static __cushim_fn_cusolverDnSgesvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f32, strideS: ::core::ffi::c_longlong, d_U: *mut f32, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut f32, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut f32, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvdaStridedBatched, __cushim_slot_cusolverDnSgesvdaStridedBatched);
+    static __cushim_fn_cusolverDnSgesvdaStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const f32, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f32, strideS: ::core::ffi::c_longlong, d_U: *const f32, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const f32, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnSgesvdaStridedBatched_bufferSize);
+    static __cushim_fn_cusolverDnSgesvdaStridedBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, S: *mut f32, U: *mut f32, ldu: ::core::ffi::c_int, V: *mut f32, ldv: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvdj, __cushim_slot_cusolverDnSgesvdj);
+    static __cushim_fn_cusolverDnSgesvdj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, S: *mut f32, U: *mut f32, ldu: ::core::ffi::c_int, V: *mut f32, ldv: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvdjBatched, __cushim_slot_cusolverDnSgesvdjBatched);
+    static __cushim_fn_cusolverDnSgesvdjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, S: *const f32, U: *const f32, ldu: ::core::ffi::c_int, V: *const f32, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvdjBatched_bufferSize, __cushim_slot_cusolverDnSgesvdjBatched_bufferSize);
+    static __cushim_fn_cusolverDnSgesvdjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, S: *const f32, U: *const f32, ldu: ::core::ffi::c_int, V: *const f32, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgesvdj_bufferSize, __cushim_slot_cusolverDnSgesvdj_bufferSize);
+    static __cushim_fn_cusolverDnSgesvdj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Workspace: *mut f32, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgetrf, __cushim_slot_cusolverDnSgetrf);
+    static __cushim_fn_cusolverDnSgetrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgetrf_bufferSize, __cushim_slot_cusolverDnSgetrf_bufferSize);
+    static __cushim_fn_cusolverDnSgetrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSgetrs, __cushim_slot_cusolverDnSgetrs);
+    static __cushim_fn_cusolverDnSgetrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSlaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSlaswp, __cushim_slot_cusolverDnSlaswp);
+    static __cushim_fn_cusolverDnSlaswp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSlauum, __cushim_slot_cusolverDnSlauum);
+    static __cushim_fn_cusolverDnSlauum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSlauum_bufferSize, __cushim_slot_cusolverDnSlauum_bufferSize);
+    static __cushim_fn_cusolverDnSlauum_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *const f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSorgbr, __cushim_slot_cusolverDnSorgbr);
+    static __cushim_fn_cusolverDnSorgbr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSorgbr_bufferSize, __cushim_slot_cusolverDnSorgbr_bufferSize);
+    static __cushim_fn_cusolverDnSorgbr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *const f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSorgqr, __cushim_slot_cusolverDnSorgqr);
+    static __cushim_fn_cusolverDnSorgqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSorgqr_bufferSize, __cushim_slot_cusolverDnSorgqr_bufferSize);
+    static __cushim_fn_cusolverDnSorgqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *const f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSorgtr, __cushim_slot_cusolverDnSorgtr);
+    static __cushim_fn_cusolverDnSorgtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSorgtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSorgtr_bufferSize, __cushim_slot_cusolverDnSorgtr_bufferSize);
+    static __cushim_fn_cusolverDnSorgtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSormqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, C: *mut f32, ldc: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSormqr, __cushim_slot_cusolverDnSormqr);
+    static __cushim_fn_cusolverDnSormqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSormqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, C: *const f32, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSormqr_bufferSize, __cushim_slot_cusolverDnSormqr_bufferSize);
+    static __cushim_fn_cusolverDnSormqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSormtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, tau: *mut f32, C: *mut f32, ldc: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSormtr, __cushim_slot_cusolverDnSormtr);
+    static __cushim_fn_cusolverDnSormtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSormtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, tau: *const f32, C: *const f32, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSormtr_bufferSize, __cushim_slot_cusolverDnSormtr_bufferSize);
+    static __cushim_fn_cusolverDnSormtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Workspace: *mut f32, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotrf, __cushim_slot_cusolverDnSpotrf);
+    static __cushim_fn_cusolverDnSpotrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut f32, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotrfBatched, __cushim_slot_cusolverDnSpotrfBatched);
+    static __cushim_fn_cusolverDnSpotrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotrf_bufferSize, __cushim_slot_cusolverDnSpotrf_bufferSize);
+    static __cushim_fn_cusolverDnSpotrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotri, __cushim_slot_cusolverDnSpotri);
+    static __cushim_fn_cusolverDnSpotri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotri_bufferSize, __cushim_slot_cusolverDnSpotri_bufferSize);
+    static __cushim_fn_cusolverDnSpotri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotrs, __cushim_slot_cusolverDnSpotrs);
+    static __cushim_fn_cusolverDnSpotrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut f32, lda: ::core::ffi::c_int, B: *mut *mut f32, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSpotrsBatched, __cushim_slot_cusolverDnSpotrsBatched);
+    static __cushim_fn_cusolverDnSpotrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevd, __cushim_slot_cusolverDnSsyevd);
+    static __cushim_fn_cusolverDnSsyevd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevd_bufferSize, __cushim_slot_cusolverDnSsyevd_bufferSize);
+    static __cushim_fn_cusolverDnSsyevd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevdx, __cushim_slot_cusolverDnSsyevdx);
+    static __cushim_fn_cusolverDnSsyevdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevdx_bufferSize, __cushim_slot_cusolverDnSsyevdx_bufferSize);
+    static __cushim_fn_cusolverDnSsyevdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevj, __cushim_slot_cusolverDnSsyevj);
+    static __cushim_fn_cusolverDnSsyevj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevjBatched, __cushim_slot_cusolverDnSsyevjBatched);
+    static __cushim_fn_cusolverDnSsyevjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevjBatched_bufferSize, __cushim_slot_cusolverDnSsyevjBatched_bufferSize);
+    static __cushim_fn_cusolverDnSsyevjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsyevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsyevj_bufferSize, __cushim_slot_cusolverDnSsyevj_bufferSize);
+    static __cushim_fn_cusolverDnSsyevj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsygvd, __cushim_slot_cusolverDnSsygvd);
+    static __cushim_fn_cusolverDnSsygvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsygvd_bufferSize, __cushim_slot_cusolverDnSsygvd_bufferSize);
+    static __cushim_fn_cusolverDnSsygvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsygvdx, __cushim_slot_cusolverDnSsygvdx);
+    static __cushim_fn_cusolverDnSsygvdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, vl: f32, vu: f32, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsygvdx_bufferSize, __cushim_slot_cusolverDnSsygvdx_bufferSize);
+    static __cushim_fn_cusolverDnSsygvdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, B: *mut f32, ldb: ::core::ffi::c_int, W: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsygvj, __cushim_slot_cusolverDnSsygvj);
+    static __cushim_fn_cusolverDnSsygvj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsygvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, B: *const f32, ldb: ::core::ffi::c_int, W: *const f32, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsygvj_bufferSize, __cushim_slot_cusolverDnSsygvj_bufferSize);
+    static __cushim_fn_cusolverDnSsygvj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, d: *mut f32, e: *mut f32, tau: *mut f32, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsytrd, __cushim_slot_cusolverDnSsytrd);
+    static __cushim_fn_cusolverDnSsytrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const f32, lda: ::core::ffi::c_int, d: *const f32, e: *const f32, tau: *const f32, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsytrd_bufferSize, __cushim_slot_cusolverDnSsytrd_bufferSize);
+    static __cushim_fn_cusolverDnSsytrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsytrf, __cushim_slot_cusolverDnSsytrf);
+    static __cushim_fn_cusolverDnSsytrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsytrf_bufferSize, __cushim_slot_cusolverDnSsytrf_bufferSize);
+    static __cushim_fn_cusolverDnSsytrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut f32, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsytri, __cushim_slot_cusolverDnSsytri);
+    static __cushim_fn_cusolverDnSsytri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnSsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut f32, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnSsytri_bufferSize, __cushim_slot_cusolverDnSsytri_bufferSize);
+    static __cushim_fn_cusolverDnSsytri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeev(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, dataTypeVL: cudaDataType, VL: *mut ::core::ffi::c_void, ldvl: i64, dataTypeVR: cudaDataType, VR: *mut ::core::ffi::c_void, ldvr: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgeev, __cushim_slot_cusolverDnXgeev);
+    static __cushim_fn_cusolverDnXgeev;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeev_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobvl: cusolverEigMode_t, jobvr: cusolverEigMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, dataTypeVL: cudaDataType, VL: *const ::core::ffi::c_void, ldvl: i64, dataTypeVR: cudaDataType, VR: *const ::core::ffi::c_void, ldvr: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgeev_bufferSize, __cushim_slot_cusolverDnXgeev_bufferSize);
+    static __cushim_fn_cusolverDnXgeev_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeqrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeTau: cudaDataType, tau: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgeqrf, __cushim_slot_cusolverDnXgeqrf);
+    static __cushim_fn_cusolverDnXgeqrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgeqrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgeqrf_bufferSize, __cushim_slot_cusolverDnXgeqrf_bufferSize);
+    static __cushim_fn_cusolverDnXgeqrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *mut ::core::ffi::c_void, dataTypeU: cudaDataType, U: *mut ::core::ffi::c_void, ldu: i64, dataTypeVT: cudaDataType, VT: *mut ::core::ffi::c_void, ldvt: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvd, __cushim_slot_cusolverDnXgesvd);
+    static __cushim_fn_cusolverDnXgesvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *const ::core::ffi::c_void, dataTypeU: cudaDataType, U: *const ::core::ffi::c_void, ldu: i64, dataTypeVT: cudaDataType, VT: *const ::core::ffi::c_void, ldvt: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvd_bufferSize, __cushim_slot_cusolverDnXgesvd_bufferSize);
+    static __cushim_fn_cusolverDnXgesvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjGetResidual(handle: cusolverDnHandle_t, info: gesvdjInfo_t, residual: *mut f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdjGetResidual, __cushim_slot_cusolverDnXgesvdjGetResidual);
+    static __cushim_fn_cusolverDnXgesvdjGetResidual;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjGetSweeps(handle: cusolverDnHandle_t, info: gesvdjInfo_t, executed_sweeps: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdjGetSweeps, __cushim_slot_cusolverDnXgesvdjGetSweeps);
+    static __cushim_fn_cusolverDnXgesvdjGetSweeps;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjSetMaxSweeps(info: gesvdjInfo_t, max_sweeps: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdjSetMaxSweeps, __cushim_slot_cusolverDnXgesvdjSetMaxSweeps);
+    static __cushim_fn_cusolverDnXgesvdjSetMaxSweeps;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjSetSortEig(info: gesvdjInfo_t, sort_svd: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdjSetSortEig, __cushim_slot_cusolverDnXgesvdjSetSortEig);
+    static __cushim_fn_cusolverDnXgesvdjSetSortEig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdjSetTolerance(info: gesvdjInfo_t, tolerance: f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdjSetTolerance, __cushim_slot_cusolverDnXgesvdjSetTolerance);
+    static __cushim_fn_cusolverDnXgesvdjSetTolerance;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdp(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *mut ::core::ffi::c_void, dataTypeU: cudaDataType, U: *mut ::core::ffi::c_void, ldu: i64, dataTypeV: cudaDataType, V: *mut ::core::ffi::c_void, ldv: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_info: *mut ::core::ffi::c_int, h_err_sigma: *mut f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdp, __cushim_slot_cusolverDnXgesvdp);
+    static __cushim_fn_cusolverDnXgesvdp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdp_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeS: cudaDataType, S: *const ::core::ffi::c_void, dataTypeU: cudaDataType, U: *const ::core::ffi::c_void, ldu: i64, dataTypeV: cudaDataType, V: *const ::core::ffi::c_void, ldv: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdp_bufferSize, __cushim_slot_cusolverDnXgesvdp_bufferSize);
+    static __cushim_fn_cusolverDnXgesvdp_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdr(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobv: ::core::ffi::c_schar, m: i64, n: i64, k: i64, p: i64, niters: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeSrand: cudaDataType, Srand: *mut ::core::ffi::c_void, dataTypeUrand: cudaDataType, Urand: *mut ::core::ffi::c_void, ldUrand: i64, dataTypeVrand: cudaDataType, Vrand: *mut ::core::ffi::c_void, ldVrand: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdr, __cushim_slot_cusolverDnXgesvdr);
+    static __cushim_fn_cusolverDnXgesvdr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgesvdr_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobu: ::core::ffi::c_schar, jobv: ::core::ffi::c_schar, m: i64, n: i64, k: i64, p: i64, niters: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeSrand: cudaDataType, Srand: *const ::core::ffi::c_void, dataTypeUrand: cudaDataType, Urand: *const ::core::ffi::c_void, ldUrand: i64, dataTypeVrand: cudaDataType, Vrand: *const ::core::ffi::c_void, ldVrand: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgesvdr_bufferSize, __cushim_slot_cusolverDnXgesvdr_bufferSize);
+    static __cushim_fn_cusolverDnXgesvdr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, ipiv: *mut i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgetrf, __cushim_slot_cusolverDnXgetrf);
+    static __cushim_fn_cusolverDnXgetrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, m: i64, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgetrf_bufferSize, __cushim_slot_cusolverDnXgetrf_bufferSize);
+    static __cushim_fn_cusolverDnXgetrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXgetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, trans: cublasOperation_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXgetrs, __cushim_slot_cusolverDnXgetrs);
+    static __cushim_fn_cusolverDnXgetrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXhetrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, ipiv: *mut i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXhetrf, __cushim_slot_cusolverDnXhetrf);
+    static __cushim_fn_cusolverDnXhetrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXhetrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXhetrf_bufferSize, __cushim_slot_cusolverDnXhetrf_bufferSize);
+    static __cushim_fn_cusolverDnXhetrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXhetrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXhetrs, __cushim_slot_cusolverDnXhetrs);
+    static __cushim_fn_cusolverDnXhetrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXhetrs_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXhetrs_bufferSize, __cushim_slot_cusolverDnXhetrs_bufferSize);
+    static __cushim_fn_cusolverDnXhetrs_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXlarft(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: i64, k: i64, dataTypeV: cudaDataType, V: *const ::core::ffi::c_void, ldv: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, dataTypeT: cudaDataType, T: *mut ::core::ffi::c_void, ldt: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXlarft, __cushim_slot_cusolverDnXlarft);
+    static __cushim_fn_cusolverDnXlarft;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXlarft_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, direct: cusolverDirectMode_t, storev: cusolverStorevMode_t, n: i64, k: i64, dataTypeV: cudaDataType, V: *const ::core::ffi::c_void, ldv: i64, dataTypeTau: cudaDataType, tau: *const ::core::ffi::c_void, dataTypeT: cudaDataType, T: *mut ::core::ffi::c_void, ldt: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXlarft_bufferSize, __cushim_slot_cusolverDnXlarft_bufferSize);
+    static __cushim_fn_cusolverDnXlarft_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXpolar(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, M: i64, N: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeH: cudaDataType, H: *mut ::core::ffi::c_void, ldh: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_res_nrm: *mut f64, d_A_nrmF: *mut f64, d_rcond: *mut f64, d_info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXpolar, __cushim_slot_cusolverDnXpolar);
+    static __cushim_fn_cusolverDnXpolar;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXpolar_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, M: i64, N: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeH: cudaDataType, H: *const ::core::ffi::c_void, ldh: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXpolar_bufferSize, __cushim_slot_cusolverDnXpolar_bufferSize);
+    static __cushim_fn_cusolverDnXpolar_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXpotrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXpotrf, __cushim_slot_cusolverDnXpotrf);
+    static __cushim_fn_cusolverDnXpotrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXpotrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXpotrf_bufferSize, __cushim_slot_cusolverDnXpotrf_bufferSize);
+    static __cushim_fn_cusolverDnXpotrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXpotrs(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXpotrs, __cushim_slot_cusolverDnXpotrs);
+    static __cushim_fn_cusolverDnXpotrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXstedc(handle: cusolverDnHandle_t, params: cusolverDnParams_t, compz: cusolverEigComp_t, n: i64, dataTypeDE: cudaDataType, D: *mut ::core::ffi::c_void, E: *mut ::core::ffi::c_void, dataTypeZ: cudaDataType, Z: *mut ::core::ffi::c_void, ldz: i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXstedc, __cushim_slot_cusolverDnXstedc);
+    static __cushim_fn_cusolverDnXstedc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXstedc_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, compz: cusolverEigComp_t, n: i64, dataTypeDE: cudaDataType, D: *const ::core::ffi::c_void, E: *const ::core::ffi::c_void, dataTypeZ: cudaDataType, Z: *const ::core::ffi::c_void, ldz: i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXstedc_bufferSize, __cushim_slot_cusolverDnXstedc_bufferSize);
+    static __cushim_fn_cusolverDnXstedc_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevBatched(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int, batchSize: i64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevBatched, __cushim_slot_cusolverDnXsyevBatched);
+    static __cushim_fn_cusolverDnXsyevBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevBatched_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize, batchSize: i64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevBatched_bufferSize, __cushim_slot_cusolverDnXsyevBatched_bufferSize);
+    static __cushim_fn_cusolverDnXsyevBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevd, __cushim_slot_cusolverDnXsyevd);
+    static __cushim_fn_cusolverDnXsyevd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevd_bufferSize, __cushim_slot_cusolverDnXsyevd_bufferSize);
+    static __cushim_fn_cusolverDnXsyevd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, meig64: *mut i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevdx, __cushim_slot_cusolverDnXsyevdx);
+    static __cushim_fn_cusolverDnXsyevdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, h_meig: *mut i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevdx_bufferSize, __cushim_slot_cusolverDnXsyevdx_bufferSize);
+    static __cushim_fn_cusolverDnXsyevdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjGetResidual(handle: cusolverDnHandle_t, info: syevjInfo_t, residual: *mut f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevjGetResidual, __cushim_slot_cusolverDnXsyevjGetResidual);
+    static __cushim_fn_cusolverDnXsyevjGetResidual;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjGetSweeps(handle: cusolverDnHandle_t, info: syevjInfo_t, executed_sweeps: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevjGetSweeps, __cushim_slot_cusolverDnXsyevjGetSweeps);
+    static __cushim_fn_cusolverDnXsyevjGetSweeps;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjSetMaxSweeps(info: syevjInfo_t, max_sweeps: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevjSetMaxSweeps, __cushim_slot_cusolverDnXsyevjSetMaxSweeps);
+    static __cushim_fn_cusolverDnXsyevjSetMaxSweeps;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjSetSortEig(info: syevjInfo_t, sort_eig: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevjSetSortEig, __cushim_slot_cusolverDnXsyevjSetSortEig);
+    static __cushim_fn_cusolverDnXsyevjSetSortEig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsyevjSetTolerance(info: syevjInfo_t, tolerance: f64) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsyevjSetTolerance, __cushim_slot_cusolverDnXsyevjSetTolerance);
+    static __cushim_fn_cusolverDnXsyevjSetTolerance;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsygvStridedBatched(handle: cusolverDnHandle_t, params: cusolverDnParams_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, strideA: i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, strideB: i64, dataTypeW: cudaDataType, W: *mut ::core::ffi::c_void, strideW: i64, computeType: cudaDataType, batchSize: i64, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsygvStridedBatched, __cushim_slot_cusolverDnXsygvStridedBatched);
+    static __cushim_fn_cusolverDnXsygvStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsygvStridedBatched_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, strideA: i64, dataTypeB: cudaDataType, B: *const ::core::ffi::c_void, ldb: i64, strideB: i64, dataTypeW: cudaDataType, W: *const ::core::ffi::c_void, strideW: i64, computeType: cudaDataType, batchSize: i64, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsygvStridedBatched_bufferSize, __cushim_slot_cusolverDnXsygvStridedBatched_bufferSize);
+    static __cushim_fn_cusolverDnXsygvStridedBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsygvd(handle: cusolverDnHandle_t, params: cusolverDnParams_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, d_A: *mut ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, d_B: *mut ::core::ffi::c_void, ldb: i64, dataTypeW: cudaDataType, d_W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsygvd, __cushim_slot_cusolverDnXsygvd);
+    static __cushim_fn_cusolverDnXsygvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsygvd_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, d_A: *const ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, d_B: *const ::core::ffi::c_void, ldb: i64, dataTypeW: cudaDataType, d_W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsygvd_bufferSize, __cushim_slot_cusolverDnXsygvd_bufferSize);
+    static __cushim_fn_cusolverDnXsygvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsygvdx(handle: cusolverDnHandle_t, params: cusolverDnParams_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, d_A: *mut ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, d_B: *mut ::core::ffi::c_void, ldb: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, meig: *mut i64, dataTypeW: cudaDataType, d_W: *mut ::core::ffi::c_void, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, d_info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsygvdx, __cushim_slot_cusolverDnXsygvdx);
+    static __cushim_fn_cusolverDnXsygvdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsygvdx_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, d_A: *const ::core::ffi::c_void, lda: i64, dataTypeB: cudaDataType, d_B: *const ::core::ffi::c_void, ldb: i64, vl: *mut ::core::ffi::c_void, vu: *mut ::core::ffi::c_void, il: i64, iu: i64, meig: *mut i64, dataTypeW: cudaDataType, d_W: *const ::core::ffi::c_void, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsygvdx_bufferSize, __cushim_slot_cusolverDnXsygvdx_bufferSize);
+    static __cushim_fn_cusolverDnXsygvdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsytrf(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, ipiv: *mut i64, computeType: cudaDataType, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsytrf, __cushim_slot_cusolverDnXsytrf);
+    static __cushim_fn_cusolverDnXsytrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsytrf_bufferSize(handle: cusolverDnHandle_t, params: cusolverDnParams_t, uplo: cublasFillMode_t, n: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, computeType: cudaDataType, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsytrf_bufferSize, __cushim_slot_cusolverDnXsytrf_bufferSize);
+    static __cushim_fn_cusolverDnXsytrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsytrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsytrs, __cushim_slot_cusolverDnXsytrs);
+    static __cushim_fn_cusolverDnXsytrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXsytrs_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: i64, nrhs: i64, dataTypeA: cudaDataType, A: *const ::core::ffi::c_void, lda: i64, ipiv: *const i64, dataTypeB: cudaDataType, B: *mut ::core::ffi::c_void, ldb: i64, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXsytrs_bufferSize, __cushim_slot_cusolverDnXsytrs_bufferSize);
+    static __cushim_fn_cusolverDnXsytrs_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXtrtri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, bufferOnDevice: *mut ::core::ffi::c_void, workspaceInBytesOnDevice: usize, bufferOnHost: *mut ::core::ffi::c_void, workspaceInBytesOnHost: usize, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXtrtri, __cushim_slot_cusolverDnXtrtri);
+    static __cushim_fn_cusolverDnXtrtri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnXtrtri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, diag: cublasDiagType_t, n: i64, dataTypeA: cudaDataType, A: *mut ::core::ffi::c_void, lda: i64, workspaceInBytesOnDevice: *mut usize, workspaceInBytesOnHost: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnXtrtri_bufferSize, __cushim_slot_cusolverDnXtrtri_bufferSize);
+    static __cushim_fn_cusolverDnXtrtri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZCgels, __cushim_slot_cusolverDnZCgels);
+    static __cushim_fn_cusolverDnZCgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZCgels_bufferSize, __cushim_slot_cusolverDnZCgels_bufferSize);
+    static __cushim_fn_cusolverDnZCgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZCgesv, __cushim_slot_cusolverDnZCgesv);
+    static __cushim_fn_cusolverDnZCgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZCgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZCgesv_bufferSize, __cushim_slot_cusolverDnZCgesv_bufferSize);
+    static __cushim_fn_cusolverDnZCgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZEgels, __cushim_slot_cusolverDnZEgels);
+    static __cushim_fn_cusolverDnZEgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZEgels_bufferSize, __cushim_slot_cusolverDnZEgels_bufferSize);
+    static __cushim_fn_cusolverDnZEgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZEgesv, __cushim_slot_cusolverDnZEgesv);
+    static __cushim_fn_cusolverDnZEgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZEgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZEgesv_bufferSize, __cushim_slot_cusolverDnZEgesv_bufferSize);
+    static __cushim_fn_cusolverDnZEgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZKgels, __cushim_slot_cusolverDnZKgels);
+    static __cushim_fn_cusolverDnZKgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZKgels_bufferSize, __cushim_slot_cusolverDnZKgels_bufferSize);
+    static __cushim_fn_cusolverDnZKgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZKgesv, __cushim_slot_cusolverDnZKgesv);
+    static __cushim_fn_cusolverDnZKgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZKgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZKgesv_bufferSize, __cushim_slot_cusolverDnZKgesv_bufferSize);
+    static __cushim_fn_cusolverDnZKgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZYgels, __cushim_slot_cusolverDnZYgels);
+    static __cushim_fn_cusolverDnZYgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZYgels_bufferSize, __cushim_slot_cusolverDnZYgels_bufferSize);
+    static __cushim_fn_cusolverDnZYgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZYgesv, __cushim_slot_cusolverDnZYgesv);
+    static __cushim_fn_cusolverDnZYgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZYgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZYgesv_bufferSize, __cushim_slot_cusolverDnZYgesv_bufferSize);
+    static __cushim_fn_cusolverDnZYgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgels(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZZgels, __cushim_slot_cusolverDnZZgels);
+    static __cushim_fn_cusolverDnZZgels;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgels_bufferSize(handle: cusolverDnHandle_t, m: cusolver_int_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZZgels_bufferSize, __cushim_slot_cusolverDnZZgels_bufferSize);
+    static __cushim_fn_cusolverDnZZgels_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgesv(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: usize, iter: *mut cusolver_int_t, d_info: *mut cusolver_int_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZZgesv, __cushim_slot_cusolverDnZZgesv);
+    static __cushim_fn_cusolverDnZZgesv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZZgesv_bufferSize(handle: cusolverDnHandle_t, n: cusolver_int_t, nrhs: cusolver_int_t, dA: *mut cuDoubleComplex, ldda: cusolver_int_t, dipiv: *mut cusolver_int_t, dB: *mut cuDoubleComplex, lddb: cusolver_int_t, dX: *mut cuDoubleComplex, lddx: cusolver_int_t, dWorkspace: *mut ::core::ffi::c_void, lwork_bytes: *mut usize) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZZgesv_bufferSize, __cushim_slot_cusolverDnZZgesv_bufferSize);
+    static __cushim_fn_cusolverDnZZgesv_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgebrd(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, D: *mut f64, E: *mut f64, TAUQ: *mut cuDoubleComplex, TAUP: *mut cuDoubleComplex, Work: *mut cuDoubleComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgebrd, __cushim_slot_cusolverDnZgebrd);
+    static __cushim_fn_cusolverDnZgebrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgebrd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgebrd_bufferSize, __cushim_slot_cusolverDnZgebrd_bufferSize);
+    static __cushim_fn_cusolverDnZgebrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgeqrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, TAU: *mut cuDoubleComplex, Workspace: *mut cuDoubleComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgeqrf, __cushim_slot_cusolverDnZgeqrf);
+    static __cushim_fn_cusolverDnZgeqrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgeqrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgeqrf_bufferSize, __cushim_slot_cusolverDnZgeqrf_bufferSize);
+    static __cushim_fn_cusolverDnZgeqrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvd(handle: cusolverDnHandle_t, jobu: ::core::ffi::c_schar, jobvt: ::core::ffi::c_schar, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, S: *mut f64, U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, VT: *mut cuDoubleComplex, ldvt: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, rwork: *mut f64, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvd, __cushim_slot_cusolverDnZgesvd);
+    static __cushim_fn_cusolverDnZgesvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvd_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvd_bufferSize, __cushim_slot_cusolverDnZgesvd_bufferSize);
+    static __cushim_fn_cusolverDnZgesvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdaStridedBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *mut f64, strideS: ::core::ffi::c_longlong, d_U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *mut cuDoubleComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, d_work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, h_R_nrmF: *mut f64, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvdaStridedBatched, __cushim_slot_cusolverDnZgesvdaStridedBatched);
+    static __cushim_fn_cusolverDnZgesvdaStridedBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdaStridedBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, rank: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, d_A: *const cuDoubleComplex, lda: ::core::ffi::c_int, strideA: ::core::ffi::c_longlong, d_S: *const f64, strideS: ::core::ffi::c_longlong, d_U: *const cuDoubleComplex, ldu: ::core::ffi::c_int, strideU: ::core::ffi::c_longlong, d_V: *const cuDoubleComplex, ldv: ::core::ffi::c_int, strideV: ::core::ffi::c_longlong, lwork: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvdaStridedBatched_bufferSize, __cushim_slot_cusolverDnZgesvdaStridedBatched_bufferSize);
+    static __cushim_fn_cusolverDnZgesvdaStridedBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, S: *mut f64, U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, V: *mut cuDoubleComplex, ldv: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvdj, __cushim_slot_cusolverDnZgesvdj);
+    static __cushim_fn_cusolverDnZgesvdj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, S: *mut f64, U: *mut cuDoubleComplex, ldu: ::core::ffi::c_int, V: *mut cuDoubleComplex, ldv: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvdjBatched, __cushim_slot_cusolverDnZgesvdjBatched);
+    static __cushim_fn_cusolverDnZgesvdjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, S: *const f64, U: *const cuDoubleComplex, ldu: ::core::ffi::c_int, V: *const cuDoubleComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvdjBatched_bufferSize, __cushim_slot_cusolverDnZgesvdjBatched_bufferSize);
+    static __cushim_fn_cusolverDnZgesvdjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgesvdj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, econ: ::core::ffi::c_int, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, S: *const f64, U: *const cuDoubleComplex, ldu: ::core::ffi::c_int, V: *const cuDoubleComplex, ldv: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int, params: gesvdjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgesvdj_bufferSize, __cushim_slot_cusolverDnZgesvdj_bufferSize);
+    static __cushim_fn_cusolverDnZgesvdj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgetrf(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Workspace: *mut cuDoubleComplex, devIpiv: *mut ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgetrf, __cushim_slot_cusolverDnZgetrf);
+    static __cushim_fn_cusolverDnZgetrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgetrf_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgetrf_bufferSize, __cushim_slot_cusolverDnZgetrf_bufferSize);
+    static __cushim_fn_cusolverDnZgetrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZgetrs(handle: cusolverDnHandle_t, trans: cublasOperation_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZgetrs, __cushim_slot_cusolverDnZgetrs);
+    static __cushim_fn_cusolverDnZgetrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevd(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevd, __cushim_slot_cusolverDnZheevd);
+    static __cushim_fn_cusolverDnZheevd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevd_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevd_bufferSize, __cushim_slot_cusolverDnZheevd_bufferSize);
+    static __cushim_fn_cusolverDnZheevd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevdx(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevdx, __cushim_slot_cusolverDnZheevdx);
+    static __cushim_fn_cusolverDnZheevdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevdx_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevdx_bufferSize, __cushim_slot_cusolverDnZheevdx_bufferSize);
+    static __cushim_fn_cusolverDnZheevdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevj(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevj, __cushim_slot_cusolverDnZheevj);
+    static __cushim_fn_cusolverDnZheevj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevjBatched(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevjBatched, __cushim_slot_cusolverDnZheevjBatched);
+    static __cushim_fn_cusolverDnZheevjBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevjBatched_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevjBatched_bufferSize, __cushim_slot_cusolverDnZheevjBatched_bufferSize);
+    static __cushim_fn_cusolverDnZheevjBatched_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZheevj_bufferSize(handle: cusolverDnHandle_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZheevj_bufferSize, __cushim_slot_cusolverDnZheevj_bufferSize);
+    static __cushim_fn_cusolverDnZheevj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvd(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhegvd, __cushim_slot_cusolverDnZhegvd);
+    static __cushim_fn_cusolverDnZhegvd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvd_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhegvd_bufferSize, __cushim_slot_cusolverDnZhegvd_bufferSize);
+    static __cushim_fn_cusolverDnZhegvd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvdx(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhegvdx, __cushim_slot_cusolverDnZhegvdx);
+    static __cushim_fn_cusolverDnZhegvdx;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvdx_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, range: cusolverEigRange_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, vl: f64, vu: f64, il: ::core::ffi::c_int, iu: ::core::ffi::c_int, meig: *mut ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhegvdx_bufferSize, __cushim_slot_cusolverDnZhegvdx_bufferSize);
+    static __cushim_fn_cusolverDnZhegvdx_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvj(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, W: *mut f64, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhegvj, __cushim_slot_cusolverDnZhegvj);
+    static __cushim_fn_cusolverDnZhegvj;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhegvj_bufferSize(handle: cusolverDnHandle_t, itype: cusolverEigType_t, jobz: cusolverEigMode_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *const cuDoubleComplex, ldb: ::core::ffi::c_int, W: *const f64, lwork: *mut ::core::ffi::c_int, params: syevjInfo_t) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhegvj_bufferSize, __cushim_slot_cusolverDnZhegvj_bufferSize);
+    static __cushim_fn_cusolverDnZhegvj_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhetrd(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, d: *mut f64, e: *mut f64, tau: *mut cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhetrd, __cushim_slot_cusolverDnZhetrd);
+    static __cushim_fn_cusolverDnZhetrd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZhetrd_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, d: *const f64, e: *const f64, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZhetrd_bufferSize, __cushim_slot_cusolverDnZhetrd_bufferSize);
+    static __cushim_fn_cusolverDnZhetrd_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZlaswp(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, k1: ::core::ffi::c_int, k2: ::core::ffi::c_int, devIpiv: *const ::core::ffi::c_int, incx: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZlaswp, __cushim_slot_cusolverDnZlaswp);
+    static __cushim_fn_cusolverDnZlaswp;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZlauum(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZlauum, __cushim_slot_cusolverDnZlauum);
+    static __cushim_fn_cusolverDnZlauum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZlauum_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZlauum_bufferSize, __cushim_slot_cusolverDnZlauum_bufferSize);
+    static __cushim_fn_cusolverDnZlauum_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Workspace: *mut cuDoubleComplex, Lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotrf, __cushim_slot_cusolverDnZpotrf);
+    static __cushim_fn_cusolverDnZpotrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrfBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, Aarray: *mut *mut cuDoubleComplex, lda: ::core::ffi::c_int, infoArray: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotrfBatched, __cushim_slot_cusolverDnZpotrfBatched);
+    static __cushim_fn_cusolverDnZpotrfBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrf_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, Lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotrf_bufferSize, __cushim_slot_cusolverDnZpotrf_bufferSize);
+    static __cushim_fn_cusolverDnZpotrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotri, __cushim_slot_cusolverDnZpotri);
+    static __cushim_fn_cusolverDnZpotri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotri_bufferSize, __cushim_slot_cusolverDnZpotri_bufferSize);
+    static __cushim_fn_cusolverDnZpotri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrs(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut cuDoubleComplex, ldb: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotrs, __cushim_slot_cusolverDnZpotrs);
+    static __cushim_fn_cusolverDnZpotrs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZpotrsBatched(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, nrhs: ::core::ffi::c_int, A: *mut *mut cuDoubleComplex, lda: ::core::ffi::c_int, B: *mut *mut cuDoubleComplex, ldb: ::core::ffi::c_int, d_info: *mut ::core::ffi::c_int, batchSize: ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZpotrsBatched, __cushim_slot_cusolverDnZpotrsBatched);
+    static __cushim_fn_cusolverDnZpotrsBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytrf(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, ipiv: *mut ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZsytrf, __cushim_slot_cusolverDnZsytrf);
+    static __cushim_fn_cusolverDnZsytrf;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytrf_bufferSize(handle: cusolverDnHandle_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZsytrf_bufferSize, __cushim_slot_cusolverDnZsytrf_bufferSize);
+    static __cushim_fn_cusolverDnZsytrf_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytri(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZsytri, __cushim_slot_cusolverDnZsytri);
+    static __cushim_fn_cusolverDnZsytri;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZsytri_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, ipiv: *const ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZsytri_bufferSize, __cushim_slot_cusolverDnZsytri_bufferSize);
+    static __cushim_fn_cusolverDnZsytri_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZungbr(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZungbr, __cushim_slot_cusolverDnZungbr);
+    static __cushim_fn_cusolverDnZungbr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZungbr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZungbr_bufferSize, __cushim_slot_cusolverDnZungbr_bufferSize);
+    static __cushim_fn_cusolverDnZungbr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZungqr(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZungqr, __cushim_slot_cusolverDnZungqr);
+    static __cushim_fn_cusolverDnZungqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZungqr_bufferSize(handle: cusolverDnHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZungqr_bufferSize, __cushim_slot_cusolverDnZungqr_bufferSize);
+    static __cushim_fn_cusolverDnZungqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZungtr(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZungtr, __cushim_slot_cusolverDnZungtr);
+    static __cushim_fn_cusolverDnZungtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZungtr_bufferSize(handle: cusolverDnHandle_t, uplo: cublasFillMode_t, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZungtr_bufferSize, __cushim_slot_cusolverDnZungtr_bufferSize);
+    static __cushim_fn_cusolverDnZungtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmqr(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, devInfo: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZunmqr, __cushim_slot_cusolverDnZunmqr);
+    static __cushim_fn_cusolverDnZunmqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmqr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, k: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, C: *const cuDoubleComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZunmqr_bufferSize, __cushim_slot_cusolverDnZunmqr_bufferSize);
+    static __cushim_fn_cusolverDnZunmqr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmtr(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *mut cuDoubleComplex, lda: ::core::ffi::c_int, tau: *mut cuDoubleComplex, C: *mut cuDoubleComplex, ldc: ::core::ffi::c_int, work: *mut cuDoubleComplex, lwork: ::core::ffi::c_int, info: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZunmtr, __cushim_slot_cusolverDnZunmtr);
+    static __cushim_fn_cusolverDnZunmtr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverDnZunmtr_bufferSize(handle: cusolverDnHandle_t, side: cublasSideMode_t, uplo: cublasFillMode_t, trans: cublasOperation_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, A: *const cuDoubleComplex, lda: ::core::ffi::c_int, tau: *const cuDoubleComplex, C: *const cuDoubleComplex, ldc: ::core::ffi::c_int, lwork: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverDnZunmtr_bufferSize, __cushim_slot_cusolverDnZunmtr_bufferSize);
+    static __cushim_fn_cusolverDnZunmtr_bufferSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverGetProperty(type_: libraryPropertyType, value: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverGetProperty, __cushim_slot_cusolverGetProperty);
+    static __cushim_fn_cusolverGetProperty;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverGetVersion(version: *mut ::core::ffi::c_int) -> cusolverStatus_t;
-    statics (__cushim_fn_cusolverGetVersion, __cushim_slot_cusolverGetVersion);
+    static __cushim_fn_cusolverGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfAccessBundledFactorsDevice(handle: cusolverRfHandle_t, nnzM: *mut ::core::ffi::c_int, Mp: *mut *mut ::core::ffi::c_int, Mi: *mut *mut ::core::ffi::c_int, Mx: *mut *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfAccessBundledFactorsDevice, __cushim_slot_cusolverRfAccessBundledFactorsDevice);
+    static __cushim_fn_cusolverRfAccessBundledFactorsDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfAnalyze(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfAnalyze, __cushim_slot_cusolverRfAnalyze);
+    static __cushim_fn_cusolverRfAnalyze;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchAnalyze(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfBatchAnalyze, __cushim_slot_cusolverRfBatchAnalyze);
+    static __cushim_fn_cusolverRfBatchAnalyze;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchRefactor(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfBatchRefactor, __cushim_slot_cusolverRfBatchRefactor);
+    static __cushim_fn_cusolverRfBatchRefactor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchResetValues(batchSize: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, csrValA_array: *mut *mut f64, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfBatchResetValues, __cushim_slot_cusolverRfBatchResetValues);
+    static __cushim_fn_cusolverRfBatchResetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchSetupHost(batchSize: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, h_csrRowPtrA: *mut ::core::ffi::c_int, h_csrColIndA: *mut ::core::ffi::c_int, h_csrValA_array: *mut *mut f64, nnzL: ::core::ffi::c_int, h_csrRowPtrL: *mut ::core::ffi::c_int, h_csrColIndL: *mut ::core::ffi::c_int, h_csrValL: *mut f64, nnzU: ::core::ffi::c_int, h_csrRowPtrU: *mut ::core::ffi::c_int, h_csrColIndU: *mut ::core::ffi::c_int, h_csrValU: *mut f64, h_P: *mut ::core::ffi::c_int, h_Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfBatchSetupHost, __cushim_slot_cusolverRfBatchSetupHost);
+    static __cushim_fn_cusolverRfBatchSetupHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchSolve(handle: cusolverRfHandle_t, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Temp: *mut f64, ldt: ::core::ffi::c_int, XF_array: *mut *mut f64, ldxf: ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfBatchSolve, __cushim_slot_cusolverRfBatchSolve);
+    static __cushim_fn_cusolverRfBatchSolve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfBatchZeroPivot(handle: cusolverRfHandle_t, position: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfBatchZeroPivot, __cushim_slot_cusolverRfBatchZeroPivot);
+    static __cushim_fn_cusolverRfBatchZeroPivot;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfCreate(handle: *mut cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfCreate, __cushim_slot_cusolverRfCreate);
+    static __cushim_fn_cusolverRfCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfDestroy(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfDestroy, __cushim_slot_cusolverRfDestroy);
+    static __cushim_fn_cusolverRfDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfExtractBundledFactorsHost(handle: cusolverRfHandle_t, h_nnzM: *mut ::core::ffi::c_int, h_Mp: *mut *mut ::core::ffi::c_int, h_Mi: *mut *mut ::core::ffi::c_int, h_Mx: *mut *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfExtractBundledFactorsHost, __cushim_slot_cusolverRfExtractBundledFactorsHost);
+    static __cushim_fn_cusolverRfExtractBundledFactorsHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfExtractSplitFactorsHost(handle: cusolverRfHandle_t, h_nnzL: *mut ::core::ffi::c_int, h_csrRowPtrL: *mut *mut ::core::ffi::c_int, h_csrColIndL: *mut *mut ::core::ffi::c_int, h_csrValL: *mut *mut f64, h_nnzU: *mut ::core::ffi::c_int, h_csrRowPtrU: *mut *mut ::core::ffi::c_int, h_csrColIndU: *mut *mut ::core::ffi::c_int, h_csrValU: *mut *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfExtractSplitFactorsHost, __cushim_slot_cusolverRfExtractSplitFactorsHost);
+    static __cushim_fn_cusolverRfExtractSplitFactorsHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfGetAlgs(handle: cusolverRfHandle_t, factAlg: *mut cusolverRfFactorization_t, solveAlg: *mut cusolverRfTriangularSolve_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfGetAlgs, __cushim_slot_cusolverRfGetAlgs);
+    static __cushim_fn_cusolverRfGetAlgs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfGetMatrixFormat(handle: cusolverRfHandle_t, format: *mut cusolverRfMatrixFormat_t, diag: *mut cusolverRfUnitDiagonal_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfGetMatrixFormat, __cushim_slot_cusolverRfGetMatrixFormat);
+    static __cushim_fn_cusolverRfGetMatrixFormat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfGetNumericBoostReport(handle: cusolverRfHandle_t, report: *mut cusolverRfNumericBoostReport_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfGetNumericBoostReport, __cushim_slot_cusolverRfGetNumericBoostReport);
+    static __cushim_fn_cusolverRfGetNumericBoostReport;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfGetNumericProperties(handle: cusolverRfHandle_t, zero: *mut f64, boost: *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfGetNumericProperties, __cushim_slot_cusolverRfGetNumericProperties);
+    static __cushim_fn_cusolverRfGetNumericProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfGetResetValuesFastMode(handle: cusolverRfHandle_t, fastMode: *mut cusolverRfResetValuesFastMode_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfGetResetValuesFastMode, __cushim_slot_cusolverRfGetResetValuesFastMode);
+    static __cushim_fn_cusolverRfGetResetValuesFastMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfRefactor(handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfRefactor, __cushim_slot_cusolverRfRefactor);
+    static __cushim_fn_cusolverRfRefactor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfResetValues(n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, csrValA: *mut f64, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfResetValues, __cushim_slot_cusolverRfResetValues);
+    static __cushim_fn_cusolverRfResetValues;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSetAlgs(handle: cusolverRfHandle_t, factAlg: cusolverRfFactorization_t, solveAlg: cusolverRfTriangularSolve_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetAlgs, __cushim_slot_cusolverRfSetAlgs);
+    static __cushim_fn_cusolverRfSetAlgs;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSetMatrixFormat(handle: cusolverRfHandle_t, format: cusolverRfMatrixFormat_t, diag: cusolverRfUnitDiagonal_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetMatrixFormat, __cushim_slot_cusolverRfSetMatrixFormat);
+    static __cushim_fn_cusolverRfSetMatrixFormat;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSetNumericProperties(handle: cusolverRfHandle_t, zero: f64, boost: f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetNumericProperties, __cushim_slot_cusolverRfSetNumericProperties);
+    static __cushim_fn_cusolverRfSetNumericProperties;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSetResetValuesFastMode(handle: cusolverRfHandle_t, fastMode: cusolverRfResetValuesFastMode_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetResetValuesFastMode, __cushim_slot_cusolverRfSetResetValuesFastMode);
+    static __cushim_fn_cusolverRfSetResetValuesFastMode;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSetupDevice(n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, csrValA: *mut f64, nnzL: ::core::ffi::c_int, csrRowPtrL: *mut ::core::ffi::c_int, csrColIndL: *mut ::core::ffi::c_int, csrValL: *mut f64, nnzU: ::core::ffi::c_int, csrRowPtrU: *mut ::core::ffi::c_int, csrColIndU: *mut ::core::ffi::c_int, csrValU: *mut f64, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetupDevice, __cushim_slot_cusolverRfSetupDevice);
+    static __cushim_fn_cusolverRfSetupDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSetupHost(n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, h_csrRowPtrA: *mut ::core::ffi::c_int, h_csrColIndA: *mut ::core::ffi::c_int, h_csrValA: *mut f64, nnzL: ::core::ffi::c_int, h_csrRowPtrL: *mut ::core::ffi::c_int, h_csrColIndL: *mut ::core::ffi::c_int, h_csrValL: *mut f64, nnzU: ::core::ffi::c_int, h_csrRowPtrU: *mut ::core::ffi::c_int, h_csrColIndU: *mut ::core::ffi::c_int, h_csrValU: *mut f64, h_P: *mut ::core::ffi::c_int, h_Q: *mut ::core::ffi::c_int, handle: cusolverRfHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSetupHost, __cushim_slot_cusolverRfSetupHost);
+    static __cushim_fn_cusolverRfSetupHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverRfSolve(handle: cusolverRfHandle_t, P: *mut ::core::ffi::c_int, Q: *mut ::core::ffi::c_int, nrhs: ::core::ffi::c_int, Temp: *mut f64, ldt: ::core::ffi::c_int, XF: *mut f64, ldxf: ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverRfSolve, __cushim_slot_cusolverRfSolve);
+    static __cushim_fn_cusolverRfSolve;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuComplex, right_upper_corner: cuComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsreigsHost, __cushim_slot_cusolverSpCcsreigsHost);
+    static __cushim_fn_cusolverSpCcsreigsHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuComplex, x0: *const cuComplex, maxite: ::core::ffi::c_int, eps: f32, mu: *mut cuComplex, x: *mut cuComplex) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsreigvsi, __cushim_slot_cusolverSpCcsreigvsi);
+    static __cushim_fn_cusolverSpCcsreigvsi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuComplex, x0: *const cuComplex, maxite: ::core::ffi::c_int, tol: f32, mu: *mut cuComplex, x: *mut cuComplex) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsreigvsiHost, __cushim_slot_cusolverSpCcsreigvsiHost);
+    static __cushim_fn_cusolverSpCcsreigvsiHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, rankA: *mut ::core::ffi::c_int, x: *mut cuComplex, p: *mut ::core::ffi::c_int, min_norm: *mut f32) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsqvqrHost, __cushim_slot_cusolverSpCcsrlsqvqrHost);
+    static __cushim_fn_cusolverSpCcsrlsqvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvchol, __cushim_slot_cusolverSpCcsrlsvchol);
+    static __cushim_fn_cusolverSpCcsrlsvchol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvcholHost, __cushim_slot_cusolverSpCcsrlsvcholHost);
+    static __cushim_fn_cusolverSpCcsrlsvcholHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvluHost, __cushim_slot_cusolverSpCcsrlsvluHost);
+    static __cushim_fn_cusolverSpCcsrlsvluHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvqr, __cushim_slot_cusolverSpCcsrlsvqr);
+    static __cushim_fn_cusolverSpCcsrlsvqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, tol: f32, reorder: ::core::ffi::c_int, x: *mut cuComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrlsvqrHost, __cushim_slot_cusolverSpCcsrlsvqrHost);
+    static __cushim_fn_cusolverSpCcsrlsvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrqrBufferInfoBatched, __cushim_slot_cusolverSpCcsrqrBufferInfoBatched);
+    static __cushim_fn_cusolverSpCcsrqrBufferInfoBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuComplex, x: *mut cuComplex, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrqrsvBatched, __cushim_slot_cusolverSpCcsrqrsvBatched);
+    static __cushim_fn_cusolverSpCcsrqrsvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCcsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCcsrzfdHost, __cushim_slot_cusolverSpCcsrzfdHost);
+    static __cushim_fn_cusolverSpCcsrzfdHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCreate(handle: *mut cusolverSpHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCreate, __cushim_slot_cusolverSpCreate);
+    static __cushim_fn_cusolverSpCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpCreateCsrqrInfo(info: *mut csrqrInfo_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpCreateCsrqrInfo, __cushim_slot_cusolverSpCreateCsrqrInfo);
+    static __cushim_fn_cusolverSpCreateCsrqrInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuDoubleComplex, right_upper_corner: cuDoubleComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsreigsHost, __cushim_slot_cusolverSpDcsreigsHost);
+    static __cushim_fn_cusolverSpDcsreigsHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f64, x0: *const f64, maxite: ::core::ffi::c_int, eps: f64, mu: *mut f64, x: *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsreigvsi, __cushim_slot_cusolverSpDcsreigvsi);
+    static __cushim_fn_cusolverSpDcsreigvsi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f64, x0: *const f64, maxite: ::core::ffi::c_int, tol: f64, mu: *mut f64, x: *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsreigvsiHost, __cushim_slot_cusolverSpDcsreigvsiHost);
+    static __cushim_fn_cusolverSpDcsreigvsiHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, tol: f64, rankA: *mut ::core::ffi::c_int, x: *mut f64, p: *mut ::core::ffi::c_int, min_norm: *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsqvqrHost, __cushim_slot_cusolverSpDcsrlsqvqrHost);
+    static __cushim_fn_cusolverSpDcsrlsqvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvchol, __cushim_slot_cusolverSpDcsrlsvchol);
+    static __cushim_fn_cusolverSpDcsrlsvchol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvcholHost, __cushim_slot_cusolverSpDcsrlsvcholHost);
+    static __cushim_fn_cusolverSpDcsrlsvcholHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvluHost, __cushim_slot_cusolverSpDcsrlsvluHost);
+    static __cushim_fn_cusolverSpDcsrlsvluHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvqr, __cushim_slot_cusolverSpDcsrlsvqr);
+    static __cushim_fn_cusolverSpDcsrlsvqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, tol: f64, reorder: ::core::ffi::c_int, x: *mut f64, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrlsvqrHost, __cushim_slot_cusolverSpDcsrlsvqrHost);
+    static __cushim_fn_cusolverSpDcsrlsvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f64, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrqrBufferInfoBatched, __cushim_slot_cusolverSpDcsrqrBufferInfoBatched);
+    static __cushim_fn_cusolverSpDcsrqrBufferInfoBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f64, x: *mut f64, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrqrsvBatched, __cushim_slot_cusolverSpDcsrqrsvBatched);
+    static __cushim_fn_cusolverSpDcsrqrsvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDcsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f64, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDcsrzfdHost, __cushim_slot_cusolverSpDcsrzfdHost);
+    static __cushim_fn_cusolverSpDcsrzfdHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDestroy(handle: cusolverSpHandle_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDestroy, __cushim_slot_cusolverSpDestroy);
+    static __cushim_fn_cusolverSpDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpDestroyCsrqrInfo(info: csrqrInfo_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpDestroyCsrqrInfo, __cushim_slot_cusolverSpDestroyCsrqrInfo);
+    static __cushim_fn_cusolverSpDestroyCsrqrInfo;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpGetStream(handle: cusolverSpHandle_t, streamId: *mut cudaStream_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpGetStream, __cushim_slot_cusolverSpGetStream);
+    static __cushim_fn_cusolverSpGetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuComplex, right_upper_corner: cuComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsreigsHost, __cushim_slot_cusolverSpScsreigsHost);
+    static __cushim_fn_cusolverSpScsreigsHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f32, x0: *const f32, maxite: ::core::ffi::c_int, eps: f32, mu: *mut f32, x: *mut f32) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsreigvsi, __cushim_slot_cusolverSpScsreigvsi);
+    static __cushim_fn_cusolverSpScsreigvsi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: f32, x0: *const f32, maxite: ::core::ffi::c_int, tol: f32, mu: *mut f32, x: *mut f32) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsreigvsiHost, __cushim_slot_cusolverSpScsreigvsiHost);
+    static __cushim_fn_cusolverSpScsreigvsiHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, tol: f32, rankA: *mut ::core::ffi::c_int, x: *mut f32, p: *mut ::core::ffi::c_int, min_norm: *mut f32) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsqvqrHost, __cushim_slot_cusolverSpScsrlsqvqrHost);
+    static __cushim_fn_cusolverSpScsrlsqvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvchol, __cushim_slot_cusolverSpScsrlsvchol);
+    static __cushim_fn_cusolverSpScsrlsvchol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvcholHost, __cushim_slot_cusolverSpScsrlsvcholHost);
+    static __cushim_fn_cusolverSpScsrlsvcholHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvluHost, __cushim_slot_cusolverSpScsrlsvluHost);
+    static __cushim_fn_cusolverSpScsrlsvluHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvqr, __cushim_slot_cusolverSpScsrlsvqr);
+    static __cushim_fn_cusolverSpScsrlsvqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, tol: f32, reorder: ::core::ffi::c_int, x: *mut f32, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrlsvqrHost, __cushim_slot_cusolverSpScsrlsvqrHost);
+    static __cushim_fn_cusolverSpScsrlsvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const f32, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrqrBufferInfoBatched, __cushim_slot_cusolverSpScsrqrBufferInfoBatched);
+    static __cushim_fn_cusolverSpScsrqrBufferInfoBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const f32, x: *mut f32, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrqrsvBatched, __cushim_slot_cusolverSpScsrqrsvBatched);
+    static __cushim_fn_cusolverSpScsrqrsvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpScsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const f32, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpScsrzfdHost, __cushim_slot_cusolverSpScsrzfdHost);
+    static __cushim_fn_cusolverSpScsrzfdHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpSetStream(handle: cusolverSpHandle_t, streamId: cudaStream_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpSetStream, __cushim_slot_cusolverSpSetStream);
+    static __cushim_fn_cusolverSpSetStream;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrissymHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrEndPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, issym: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrissymHost, __cushim_slot_cusolverSpXcsrissymHost);
+    static __cushim_fn_cusolverSpXcsrissymHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrmetisndHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, options: *const i64, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrmetisndHost, __cushim_slot_cusolverSpXcsrmetisndHost);
+    static __cushim_fn_cusolverSpXcsrmetisndHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrpermHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *mut ::core::ffi::c_int, csrColIndA: *mut ::core::ffi::c_int, p: *const ::core::ffi::c_int, q: *const ::core::ffi::c_int, map: *mut ::core::ffi::c_int, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrpermHost, __cushim_slot_cusolverSpXcsrpermHost);
+    static __cushim_fn_cusolverSpXcsrpermHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrperm_bufferSizeHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *const ::core::ffi::c_int, q: *const ::core::ffi::c_int, bufferSizeInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrperm_bufferSizeHost, __cushim_slot_cusolverSpXcsrperm_bufferSizeHost);
+    static __cushim_fn_cusolverSpXcsrperm_bufferSizeHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrqrAnalysisBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, info: csrqrInfo_t) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrqrAnalysisBatched, __cushim_slot_cusolverSpXcsrqrAnalysisBatched);
+    static __cushim_fn_cusolverSpXcsrqrAnalysisBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrsymamdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrsymamdHost, __cushim_slot_cusolverSpXcsrsymamdHost);
+    static __cushim_fn_cusolverSpXcsrsymamdHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrsymmdqHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrsymmdqHost, __cushim_slot_cusolverSpXcsrsymmdqHost);
+    static __cushim_fn_cusolverSpXcsrsymmdqHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpXcsrsymrcmHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, p: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpXcsrsymrcmHost, __cushim_slot_cusolverSpXcsrsymrcmHost);
+    static __cushim_fn_cusolverSpXcsrsymrcmHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsreigsHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, left_bottom_corner: cuDoubleComplex, right_upper_corner: cuDoubleComplex, num_eigs: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsreigsHost, __cushim_slot_cusolverSpZcsreigsHost);
+    static __cushim_fn_cusolverSpZcsreigsHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsreigvsi(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuDoubleComplex, x0: *const cuDoubleComplex, maxite: ::core::ffi::c_int, eps: f64, mu: *mut cuDoubleComplex, x: *mut cuDoubleComplex) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsreigvsi, __cushim_slot_cusolverSpZcsreigvsi);
+    static __cushim_fn_cusolverSpZcsreigvsi;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsreigvsiHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, mu0: cuDoubleComplex, x0: *const cuDoubleComplex, maxite: ::core::ffi::c_int, tol: f64, mu: *mut cuDoubleComplex, x: *mut cuDoubleComplex) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsreigvsiHost, __cushim_slot_cusolverSpZcsreigvsiHost);
+    static __cushim_fn_cusolverSpZcsreigvsiHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsqvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, rankA: *mut ::core::ffi::c_int, x: *mut cuDoubleComplex, p: *mut ::core::ffi::c_int, min_norm: *mut f64) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsqvqrHost, __cushim_slot_cusolverSpZcsrlsqvqrHost);
+    static __cushim_fn_cusolverSpZcsrlsqvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvchol(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvchol, __cushim_slot_cusolverSpZcsrlsvchol);
+    static __cushim_fn_cusolverSpZcsrlsvchol;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvcholHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvcholHost, __cushim_slot_cusolverSpZcsrlsvcholHost);
+    static __cushim_fn_cusolverSpZcsrlsvcholHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvluHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnzA: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvluHost, __cushim_slot_cusolverSpZcsrlsvluHost);
+    static __cushim_fn_cusolverSpZcsrlsvluHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvqr(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvqr, __cushim_slot_cusolverSpZcsrlsvqr);
+    static __cushim_fn_cusolverSpZcsrlsvqr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrlsvqrHost(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, tol: f64, reorder: ::core::ffi::c_int, x: *mut cuDoubleComplex, singularity: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrlsvqrHost, __cushim_slot_cusolverSpZcsrlsvqrHost);
+    static __cushim_fn_cusolverSpZcsrlsvqrHost;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrqrBufferInfoBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrVal: *const cuDoubleComplex, csrRowPtr: *const ::core::ffi::c_int, csrColInd: *const ::core::ffi::c_int, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, internalDataInBytes: *mut usize, workspaceInBytes: *mut usize) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrqrBufferInfoBatched, __cushim_slot_cusolverSpZcsrqrBufferInfoBatched);
+    static __cushim_fn_cusolverSpZcsrqrBufferInfoBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrqrsvBatched(handle: cusolverSpHandle_t, m: ::core::ffi::c_int, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, b: *const cuDoubleComplex, x: *mut cuDoubleComplex, batchSize: ::core::ffi::c_int, info: csrqrInfo_t, pBuffer: *mut ::core::ffi::c_void) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrqrsvBatched, __cushim_slot_cusolverSpZcsrqrsvBatched);
+    static __cushim_fn_cusolverSpZcsrqrsvBatched;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cusolverSpZcsrzfdHost(handle: cusolverSpHandle_t, n: ::core::ffi::c_int, nnz: ::core::ffi::c_int, descrA: cusparseMatDescr_t, csrValA: *const cuDoubleComplex, csrRowPtrA: *const ::core::ffi::c_int, csrColIndA: *const ::core::ffi::c_int, P: *mut ::core::ffi::c_int, numnz: *mut ::core::ffi::c_int) -> cusolverStatus_t;
     attrs [#[deprecated(note = "deprecated in the CUDA header")]];
-    statics (__cushim_fn_cusolverSpZcsrzfdHost, __cushim_slot_cusolverSpZcsrzfdHost);
+    static __cushim_fn_cusolverSpZcsrzfdHost;
     returns status, fallback [];
 }

@@ -581,26 +581,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -611,13 +613,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -641,21 +643,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -677,7 +670,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -685,8 +678,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -699,25 +701,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -733,8 +721,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -776,271 +764,271 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn cutensorBlockSparseContract(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const *const ::core::ffi::c_void, B: *const *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, C: *const *const ::core::ffi::c_void, D: *const *mut ::core::ffi::c_void, workspace: *mut ::core::ffi::c_void, workspaceSize: u64, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorBlockSparseContract, __cushim_slot_cutensorBlockSparseContract);
+    static __cushim_fn_cutensorBlockSparseContract;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorContract(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, B: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, D: *mut ::core::ffi::c_void, workspace: *mut ::core::ffi::c_void, workspaceSize: u64, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorContract, __cushim_slot_cutensorContract);
+    static __cushim_fn_cutensorContract;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorContractTrinary(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, B: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, D: *const ::core::ffi::c_void, E: *mut ::core::ffi::c_void, workspace: *mut ::core::ffi::c_void, workspaceSize: u64, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorContractTrinary, __cushim_slot_cutensorContractTrinary);
+    static __cushim_fn_cutensorContractTrinary;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreate(handle: *mut cutensorHandle_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreate, __cushim_slot_cutensorCreate);
+    static __cushim_fn_cutensorCreate;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateBlockSparseContraction(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorBlockSparseTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descB: cutensorBlockSparseTensorDescriptor_t, modeB: *const i32, opB: cutensorOperator_t, descC: cutensorBlockSparseTensorDescriptor_t, modeC: *const i32, opC: cutensorOperator_t, descD: cutensorBlockSparseTensorDescriptor_t, modeD: *const i32, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateBlockSparseContraction, __cushim_slot_cutensorCreateBlockSparseContraction);
+    static __cushim_fn_cutensorCreateBlockSparseContraction;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateBlockSparseTensorDescriptor(handle: cutensorHandle_t, desc: *mut cutensorBlockSparseTensorDescriptor_t, numModes: u32, numNonZeroBlocks: u64, numSectionsPerMode: *const u32, extent: *const i64, nonZeroCoordinates: *const i32, stride: *const i64, dataType: cudaDataType_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateBlockSparseTensorDescriptor, __cushim_slot_cutensorCreateBlockSparseTensorDescriptor);
+    static __cushim_fn_cutensorCreateBlockSparseTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateContraction(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descB: cutensorTensorDescriptor_t, modeB: *const i32, opB: cutensorOperator_t, descC: cutensorTensorDescriptor_t, modeC: *const i32, opC: cutensorOperator_t, descD: cutensorTensorDescriptor_t, modeD: *const i32, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateContraction, __cushim_slot_cutensorCreateContraction);
+    static __cushim_fn_cutensorCreateContraction;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateContractionTrinary(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descB: cutensorTensorDescriptor_t, modeB: *const i32, opB: cutensorOperator_t, descC: cutensorTensorDescriptor_t, modeC: *const i32, opC: cutensorOperator_t, descD: cutensorTensorDescriptor_t, modeD: *const i32, opD: cutensorOperator_t, descE: cutensorTensorDescriptor_t, modeE: *const i32, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateContractionTrinary, __cushim_slot_cutensorCreateContractionTrinary);
+    static __cushim_fn_cutensorCreateContractionTrinary;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateElementwiseBinary(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descC: cutensorTensorDescriptor_t, modeC: *const i32, opC: cutensorOperator_t, descD: cutensorTensorDescriptor_t, modeD: *const i32, opAC: cutensorOperator_t, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateElementwiseBinary, __cushim_slot_cutensorCreateElementwiseBinary);
+    static __cushim_fn_cutensorCreateElementwiseBinary;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateElementwiseTrinary(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descB: cutensorTensorDescriptor_t, modeB: *const i32, opB: cutensorOperator_t, descC: cutensorTensorDescriptor_t, modeC: *const i32, opC: cutensorOperator_t, descD: cutensorTensorDescriptor_t, modeD: *const i32, opAB: cutensorOperator_t, opABC: cutensorOperator_t, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateElementwiseTrinary, __cushim_slot_cutensorCreateElementwiseTrinary);
+    static __cushim_fn_cutensorCreateElementwiseTrinary;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreatePermutation(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descB: cutensorTensorDescriptor_t, modeB: *const i32, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreatePermutation, __cushim_slot_cutensorCreatePermutation);
+    static __cushim_fn_cutensorCreatePermutation;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreatePlan(handle: cutensorHandle_t, plan: *mut cutensorPlan_t, desc: cutensorOperationDescriptor_t, pref: cutensorPlanPreference_t, workspaceSizeLimit: u64) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreatePlan, __cushim_slot_cutensorCreatePlan);
+    static __cushim_fn_cutensorCreatePlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreatePlanPreference(handle: cutensorHandle_t, pref: *mut cutensorPlanPreference_t, algo: cutensorAlgo_t, jitMode: cutensorJitMode_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreatePlanPreference, __cushim_slot_cutensorCreatePlanPreference);
+    static __cushim_fn_cutensorCreatePlanPreference;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateReduction(handle: cutensorHandle_t, desc: *mut cutensorOperationDescriptor_t, descA: cutensorTensorDescriptor_t, modeA: *const i32, opA: cutensorOperator_t, descC: cutensorTensorDescriptor_t, modeC: *const i32, opC: cutensorOperator_t, descD: cutensorTensorDescriptor_t, modeD: *const i32, opReduce: cutensorOperator_t, descCompute: cutensorComputeDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateReduction, __cushim_slot_cutensorCreateReduction);
+    static __cushim_fn_cutensorCreateReduction;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorCreateTensorDescriptor(handle: cutensorHandle_t, desc: *mut cutensorTensorDescriptor_t, numModes: u32, extent: *const i64, stride: *const i64, dataType: cudaDataType_t, alignmentRequirement: u32) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorCreateTensorDescriptor, __cushim_slot_cutensorCreateTensorDescriptor);
+    static __cushim_fn_cutensorCreateTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorDestroy(handle: cutensorHandle_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorDestroy, __cushim_slot_cutensorDestroy);
+    static __cushim_fn_cutensorDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorDestroyBlockSparseTensorDescriptor(desc: cutensorBlockSparseTensorDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorDestroyBlockSparseTensorDescriptor, __cushim_slot_cutensorDestroyBlockSparseTensorDescriptor);
+    static __cushim_fn_cutensorDestroyBlockSparseTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorDestroyOperationDescriptor(desc: cutensorOperationDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorDestroyOperationDescriptor, __cushim_slot_cutensorDestroyOperationDescriptor);
+    static __cushim_fn_cutensorDestroyOperationDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorDestroyPlan(plan: cutensorPlan_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorDestroyPlan, __cushim_slot_cutensorDestroyPlan);
+    static __cushim_fn_cutensorDestroyPlan;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorDestroyPlanPreference(pref: cutensorPlanPreference_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorDestroyPlanPreference, __cushim_slot_cutensorDestroyPlanPreference);
+    static __cushim_fn_cutensorDestroyPlanPreference;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorDestroyTensorDescriptor(desc: cutensorTensorDescriptor_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorDestroyTensorDescriptor, __cushim_slot_cutensorDestroyTensorDescriptor);
+    static __cushim_fn_cutensorDestroyTensorDescriptor;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorElementwiseBinaryExecute(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, gamma: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, D: *mut ::core::ffi::c_void, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorElementwiseBinaryExecute, __cushim_slot_cutensorElementwiseBinaryExecute);
+    static __cushim_fn_cutensorElementwiseBinaryExecute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorElementwiseTrinaryExecute(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, B: *const ::core::ffi::c_void, gamma: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, D: *mut ::core::ffi::c_void, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorElementwiseTrinaryExecute, __cushim_slot_cutensorElementwiseTrinaryExecute);
+    static __cushim_fn_cutensorElementwiseTrinaryExecute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorEstimateWorkspaceSize(handle: cutensorHandle_t, desc: cutensorOperationDescriptor_t, planPref: cutensorPlanPreference_t, workspacePref: cutensorWorksizePreference_t, workspaceSizeEstimate: *mut u64) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorEstimateWorkspaceSize, __cushim_slot_cutensorEstimateWorkspaceSize);
+    static __cushim_fn_cutensorEstimateWorkspaceSize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorGetCudartVersion() -> usize;
-    statics (__cushim_fn_cutensorGetCudartVersion, __cushim_slot_cutensorGetCudartVersion);
+    static __cushim_fn_cutensorGetCudartVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cutensorGetErrorString(error: cutensorStatus_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_cutensorGetErrorString, __cushim_slot_cutensorGetErrorString);
+    static __cushim_fn_cutensorGetErrorString;
     returns answer, fallback [error, Text];
 }
 
 cushim_shim! {
     fn cutensorGetVersion() -> usize;
-    statics (__cushim_fn_cutensorGetVersion, __cushim_slot_cutensorGetVersion);
+    static __cushim_fn_cutensorGetVersion;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn cutensorHandleReadPlanCacheFromFile(handle: cutensorHandle_t, filename: *const ::core::ffi::c_char, numCachelinesRead: *mut u32) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorHandleReadPlanCacheFromFile, __cushim_slot_cutensorHandleReadPlanCacheFromFile);
+    static __cushim_fn_cutensorHandleReadPlanCacheFromFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorHandleResizePlanCache(handle: cutensorHandle_t, numEntries: u32) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorHandleResizePlanCache, __cushim_slot_cutensorHandleResizePlanCache);
+    static __cushim_fn_cutensorHandleResizePlanCache;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorHandleWritePlanCacheToFile(handle: cutensorHandle_t, filename: *const ::core::ffi::c_char) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorHandleWritePlanCacheToFile, __cushim_slot_cutensorHandleWritePlanCacheToFile);
+    static __cushim_fn_cutensorHandleWritePlanCacheToFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorLoggerForceDisable() -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorLoggerForceDisable, __cushim_slot_cutensorLoggerForceDisable);
+    static __cushim_fn_cutensorLoggerForceDisable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorLoggerOpenFile(logFile: *const ::core::ffi::c_char) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorLoggerOpenFile, __cushim_slot_cutensorLoggerOpenFile);
+    static __cushim_fn_cutensorLoggerOpenFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorLoggerSetCallback(callback: cutensorLoggerCallback_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorLoggerSetCallback, __cushim_slot_cutensorLoggerSetCallback);
+    static __cushim_fn_cutensorLoggerSetCallback;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorLoggerSetFile(file: *mut _IO_FILE) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorLoggerSetFile, __cushim_slot_cutensorLoggerSetFile);
+    static __cushim_fn_cutensorLoggerSetFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorLoggerSetLevel(level: i32) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorLoggerSetLevel, __cushim_slot_cutensorLoggerSetLevel);
+    static __cushim_fn_cutensorLoggerSetLevel;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorLoggerSetMask(mask: i32) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorLoggerSetMask, __cushim_slot_cutensorLoggerSetMask);
+    static __cushim_fn_cutensorLoggerSetMask;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorOperationDescriptorGetAttribute(handle: cutensorHandle_t, desc: cutensorOperationDescriptor_t, attr: cutensorOperationDescriptorAttribute_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorOperationDescriptorGetAttribute, __cushim_slot_cutensorOperationDescriptorGetAttribute);
+    static __cushim_fn_cutensorOperationDescriptorGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorOperationDescriptorSetAttribute(handle: cutensorHandle_t, desc: cutensorOperationDescriptor_t, attr: cutensorOperationDescriptorAttribute_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorOperationDescriptorSetAttribute, __cushim_slot_cutensorOperationDescriptorSetAttribute);
+    static __cushim_fn_cutensorOperationDescriptorSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorPermute(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, B: *mut ::core::ffi::c_void, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorPermute, __cushim_slot_cutensorPermute);
+    static __cushim_fn_cutensorPermute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorPlanGetAttribute(handle: cutensorHandle_t, plan: cutensorPlan_t, attr: cutensorPlanAttribute_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorPlanGetAttribute, __cushim_slot_cutensorPlanGetAttribute);
+    static __cushim_fn_cutensorPlanGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorPlanPreferenceGetAttribute(handle: cutensorHandle_t, pref: cutensorPlanPreference_t, attr: cutensorPlanPreferenceAttribute_t, buf: *mut ::core::ffi::c_void, sizeInBytes: usize) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorPlanPreferenceGetAttribute, __cushim_slot_cutensorPlanPreferenceGetAttribute);
+    static __cushim_fn_cutensorPlanPreferenceGetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorPlanPreferenceSetAttribute(handle: cutensorHandle_t, pref: cutensorPlanPreference_t, attr: cutensorPlanPreferenceAttribute_t, buf: *const ::core::ffi::c_void, sizeInBytes: usize) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorPlanPreferenceSetAttribute, __cushim_slot_cutensorPlanPreferenceSetAttribute);
+    static __cushim_fn_cutensorPlanPreferenceSetAttribute;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorReadKernelCacheFromFile(handle: cutensorHandle_t, filename: *const ::core::ffi::c_char) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorReadKernelCacheFromFile, __cushim_slot_cutensorReadKernelCacheFromFile);
+    static __cushim_fn_cutensorReadKernelCacheFromFile;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorReduce(handle: cutensorHandle_t, plan: cutensorPlan_t, alpha: *const ::core::ffi::c_void, A: *const ::core::ffi::c_void, beta: *const ::core::ffi::c_void, C: *const ::core::ffi::c_void, D: *mut ::core::ffi::c_void, workspace: *mut ::core::ffi::c_void, workspaceSize: u64, stream: cudaStream_t) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorReduce, __cushim_slot_cutensorReduce);
+    static __cushim_fn_cutensorReduce;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn cutensorWriteKernelCacheToFile(handle: cutensorHandle_t, filename: *const ::core::ffi::c_char) -> cutensorStatus_t;
-    statics (__cushim_fn_cutensorWriteKernelCacheToFile, __cushim_slot_cutensorWriteKernelCacheToFile);
+    static __cushim_fn_cutensorWriteKernelCacheToFile;
     returns status, fallback [];
 }
 

@@ -634,26 +634,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -664,13 +666,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -694,21 +696,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -730,7 +723,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -738,8 +731,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -752,25 +754,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -786,8 +774,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -829,432 +817,432 @@ macro_rules! cushim_shim {
 
 cushim_shim! {
     fn ncclAllGather(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, sendcount: usize, datatype: ncclDataType_t, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclAllGather, __cushim_slot_ncclAllGather);
+    static __cushim_fn_ncclAllGather;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclAllGatherConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, sendcount: usize, datatype: ncclDataType_t, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclAllGatherConfig, __cushim_slot_ncclAllGatherConfig);
+    static __cushim_fn_ncclAllGatherConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclAllReduce(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, op: ncclRedOp_t, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclAllReduce, __cushim_slot_ncclAllReduce);
+    static __cushim_fn_ncclAllReduce;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclAllReduceConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, op: ncclRedOp_t, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclAllReduceConfig, __cushim_slot_ncclAllReduceConfig);
+    static __cushim_fn_ncclAllReduceConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclAlltoAll(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclAlltoAll, __cushim_slot_ncclAlltoAll);
+    static __cushim_fn_ncclAlltoAll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclAlltoAllConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclAlltoAllConfig, __cushim_slot_ncclAlltoAllConfig);
+    static __cushim_fn_ncclAlltoAllConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclBcast(buff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclBcast, __cushim_slot_ncclBcast);
+    static __cushim_fn_ncclBcast;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclBroadcast(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclBroadcast, __cushim_slot_ncclBroadcast);
+    static __cushim_fn_ncclBroadcast;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclBroadcastConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclBroadcastConfig, __cushim_slot_ncclBroadcastConfig);
+    static __cushim_fn_ncclBroadcastConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommAbort(comm: ncclComm_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommAbort, __cushim_slot_ncclCommAbort);
+    static __cushim_fn_ncclCommAbort;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommCount(comm: ncclComm_t, count: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommCount, __cushim_slot_ncclCommCount);
+    static __cushim_fn_ncclCommCount;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommCuDevice(comm: ncclComm_t, device: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommCuDevice, __cushim_slot_ncclCommCuDevice);
+    static __cushim_fn_ncclCommCuDevice;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommDeregister(comm: ncclComm_t, handle: *mut ::core::ffi::c_void) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommDeregister, __cushim_slot_ncclCommDeregister);
+    static __cushim_fn_ncclCommDeregister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommDestroy(comm: ncclComm_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommDestroy, __cushim_slot_ncclCommDestroy);
+    static __cushim_fn_ncclCommDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommFinalize(comm: ncclComm_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommFinalize, __cushim_slot_ncclCommFinalize);
+    static __cushim_fn_ncclCommFinalize;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommGetAsyncError(comm: ncclComm_t, asyncError: *mut ncclResult_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommGetAsyncError, __cushim_slot_ncclCommGetAsyncError);
+    static __cushim_fn_ncclCommGetAsyncError;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommGetUniqueId(comm: ncclComm_t, uniqueId: *mut ncclUniqueId) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommGetUniqueId, __cushim_slot_ncclCommGetUniqueId);
+    static __cushim_fn_ncclCommGetUniqueId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommGrow(comm: ncclComm_t, nRanks: ::core::ffi::c_int, uniqueId: *const ncclUniqueId, rank: ::core::ffi::c_int, newcomm: *mut ncclComm_t, config: *mut ncclConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommGrow, __cushim_slot_ncclCommGrow);
+    static __cushim_fn_ncclCommGrow;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommInitAll(comm: *mut ncclComm_t, ndev: ::core::ffi::c_int, devlist: *const ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommInitAll, __cushim_slot_ncclCommInitAll);
+    static __cushim_fn_ncclCommInitAll;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommInitRank(comm: *mut ncclComm_t, nranks: ::core::ffi::c_int, commId: ncclUniqueId, rank: ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommInitRank, __cushim_slot_ncclCommInitRank);
+    static __cushim_fn_ncclCommInitRank;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommInitRankConfig(comm: *mut ncclComm_t, nranks: ::core::ffi::c_int, commId: ncclUniqueId, rank: ::core::ffi::c_int, config: *mut ncclConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommInitRankConfig, __cushim_slot_ncclCommInitRankConfig);
+    static __cushim_fn_ncclCommInitRankConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommInitRankScalable(newcomm: *mut ncclComm_t, nranks: ::core::ffi::c_int, myrank: ::core::ffi::c_int, nId: ::core::ffi::c_int, commIds: *mut ncclUniqueId, config: *mut ncclConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommInitRankScalable, __cushim_slot_ncclCommInitRankScalable);
+    static __cushim_fn_ncclCommInitRankScalable;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommMemStats(comm: ncclComm_t, stat: ncclCommMemStat_t, value: *mut u64) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommMemStats, __cushim_slot_ncclCommMemStats);
+    static __cushim_fn_ncclCommMemStats;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommRegister(comm: ncclComm_t, buff: *mut ::core::ffi::c_void, size: usize, handle: *mut *mut ::core::ffi::c_void) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommRegister, __cushim_slot_ncclCommRegister);
+    static __cushim_fn_ncclCommRegister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommResume(comm: ncclComm_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommResume, __cushim_slot_ncclCommResume);
+    static __cushim_fn_ncclCommResume;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommRevoke(comm: ncclComm_t, revokeFlags: ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommRevoke, __cushim_slot_ncclCommRevoke);
+    static __cushim_fn_ncclCommRevoke;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommShrink(comm: ncclComm_t, excludeRanksList: *mut ::core::ffi::c_int, excludeRanksCount: ::core::ffi::c_int, newcomm: *mut ncclComm_t, config: *mut ncclConfig_t, shrinkFlags: ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommShrink, __cushim_slot_ncclCommShrink);
+    static __cushim_fn_ncclCommShrink;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommSplit(comm: ncclComm_t, color: ::core::ffi::c_int, key: ::core::ffi::c_int, newcomm: *mut ncclComm_t, config: *mut ncclConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommSplit, __cushim_slot_ncclCommSplit);
+    static __cushim_fn_ncclCommSplit;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommSuspend(comm: ncclComm_t, flags: ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommSuspend, __cushim_slot_ncclCommSuspend);
+    static __cushim_fn_ncclCommSuspend;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommUserRank(comm: ncclComm_t, rank: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommUserRank, __cushim_slot_ncclCommUserRank);
+    static __cushim_fn_ncclCommUserRank;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommWindowDeregister(comm: ncclComm_t, win: ncclWindow_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommWindowDeregister, __cushim_slot_ncclCommWindowDeregister);
+    static __cushim_fn_ncclCommWindowDeregister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclCommWindowRegister(comm: ncclComm_t, buff: *mut ::core::ffi::c_void, size: usize, win: *mut ncclWindow_t, winFlags: ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclCommWindowRegister, __cushim_slot_ncclCommWindowRegister);
+    static __cushim_fn_ncclCommWindowRegister;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGather(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclGather, __cushim_slot_ncclGather);
+    static __cushim_fn_ncclGather;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGatherConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclGatherConfig, __cushim_slot_ncclGatherConfig);
+    static __cushim_fn_ncclGatherConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGetErrorString(result: ncclResult_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_ncclGetErrorString, __cushim_slot_ncclGetErrorString);
+    static __cushim_fn_ncclGetErrorString;
     returns answer, fallback [result, Text];
 }
 
 cushim_shim! {
     fn ncclGetLastError(comm: ncclComm_t) -> *const ::core::ffi::c_char;
-    statics (__cushim_fn_ncclGetLastError, __cushim_slot_ncclGetLastError);
+    static __cushim_fn_ncclGetLastError;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn ncclGetUniqueId(uniqueId: *mut ncclUniqueId) -> ncclResult_t;
-    statics (__cushim_fn_ncclGetUniqueId, __cushim_slot_ncclGetUniqueId);
+    static __cushim_fn_ncclGetUniqueId;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGetVersion(version: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclGetVersion, __cushim_slot_ncclGetVersion);
+    static __cushim_fn_ncclGetVersion;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGroupEnd() -> ncclResult_t;
-    statics (__cushim_fn_ncclGroupEnd, __cushim_slot_ncclGroupEnd);
+    static __cushim_fn_ncclGroupEnd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGroupSimulateEnd(simInfo: *mut ncclSimInfo_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclGroupSimulateEnd, __cushim_slot_ncclGroupSimulateEnd);
+    static __cushim_fn_ncclGroupSimulateEnd;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclGroupStart() -> ncclResult_t;
-    statics (__cushim_fn_ncclGroupStart, __cushim_slot_ncclGroupStart);
+    static __cushim_fn_ncclGroupStart;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclMemAlloc(ptr: *mut *mut ::core::ffi::c_void, size: usize) -> ncclResult_t;
-    statics (__cushim_fn_ncclMemAlloc, __cushim_slot_ncclMemAlloc);
+    static __cushim_fn_ncclMemAlloc;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclMemFree(ptr: *mut ::core::ffi::c_void) -> ncclResult_t;
-    statics (__cushim_fn_ncclMemFree, __cushim_slot_ncclMemFree);
+    static __cushim_fn_ncclMemFree;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamBind(out: *mut ncclParamHandle_t, key: *const ::core::ffi::c_char) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamBind, __cushim_slot_ncclParamBind);
+    static __cushim_fn_ncclParamBind;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamDumpAll() -> ();
-    statics (__cushim_fn_ncclParamDumpAll, __cushim_slot_ncclParamDumpAll);
+    static __cushim_fn_ncclParamDumpAll;
     returns value, fallback [zero];
 }
 
 cushim_shim! {
     fn ncclParamGet(h: ncclParamHandle_t, out: *mut ::core::ffi::c_void, maxLen: ::core::ffi::c_int, len: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGet, __cushim_slot_ncclParamGet);
+    static __cushim_fn_ncclParamGet;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetAllParameterKeys(table: *mut *mut *const ::core::ffi::c_char, tableLen: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetAllParameterKeys, __cushim_slot_ncclParamGetAllParameterKeys);
+    static __cushim_fn_ncclParamGetAllParameterKeys;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetI16(h: ncclParamHandle_t, out: *mut i16) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetI16, __cushim_slot_ncclParamGetI16);
+    static __cushim_fn_ncclParamGetI16;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetI32(h: ncclParamHandle_t, out: *mut i32) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetI32, __cushim_slot_ncclParamGetI32);
+    static __cushim_fn_ncclParamGetI32;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetI64(h: ncclParamHandle_t, out: *mut i64) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetI64, __cushim_slot_ncclParamGetI64);
+    static __cushim_fn_ncclParamGetI64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetI8(h: ncclParamHandle_t, out: *mut i8) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetI8, __cushim_slot_ncclParamGetI8);
+    static __cushim_fn_ncclParamGetI8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetParameter(key: *const ::core::ffi::c_char, value: *mut *const ::core::ffi::c_char, valueLen: *mut ::core::ffi::c_int) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetParameter, __cushim_slot_ncclParamGetParameter);
+    static __cushim_fn_ncclParamGetParameter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetStr(h: ncclParamHandle_t, out: *mut *const ::core::ffi::c_char) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetStr, __cushim_slot_ncclParamGetStr);
+    static __cushim_fn_ncclParamGetStr;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetU16(h: ncclParamHandle_t, out: *mut u16) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetU16, __cushim_slot_ncclParamGetU16);
+    static __cushim_fn_ncclParamGetU16;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetU32(h: ncclParamHandle_t, out: *mut u32) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetU32, __cushim_slot_ncclParamGetU32);
+    static __cushim_fn_ncclParamGetU32;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetU64(h: ncclParamHandle_t, out: *mut u64) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetU64, __cushim_slot_ncclParamGetU64);
+    static __cushim_fn_ncclParamGetU64;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclParamGetU8(h: ncclParamHandle_t, out: *mut u8) -> ncclResult_t;
-    statics (__cushim_fn_ncclParamGetU8, __cushim_slot_ncclParamGetU8);
+    static __cushim_fn_ncclParamGetU8;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclPutSignal(localbuff: *const ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, peer: ::core::ffi::c_int, peerWin: ncclWindow_t, peerWinOffset: usize, sigIdx: ::core::ffi::c_int, ctx: ::core::ffi::c_int, flags: ::core::ffi::c_uint, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclPutSignal, __cushim_slot_ncclPutSignal);
+    static __cushim_fn_ncclPutSignal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclRecv(recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, peer: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclRecv, __cushim_slot_ncclRecv);
+    static __cushim_fn_ncclRecv;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclRedOpCreatePreMulSum(op: *mut ncclRedOp_t, scalar: *mut ::core::ffi::c_void, datatype: ncclDataType_t, residence: ncclScalarResidence_t, comm: ncclComm_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclRedOpCreatePreMulSum, __cushim_slot_ncclRedOpCreatePreMulSum);
+    static __cushim_fn_ncclRedOpCreatePreMulSum;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclRedOpDestroy(op: ncclRedOp_t, comm: ncclComm_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclRedOpDestroy, __cushim_slot_ncclRedOpDestroy);
+    static __cushim_fn_ncclRedOpDestroy;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclReduce(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, op: ncclRedOp_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclReduce, __cushim_slot_ncclReduce);
+    static __cushim_fn_ncclReduce;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclReduceConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, op: ncclRedOp_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclReduceConfig, __cushim_slot_ncclReduceConfig);
+    static __cushim_fn_ncclReduceConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclReduceScatter(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, recvcount: usize, datatype: ncclDataType_t, op: ncclRedOp_t, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclReduceScatter, __cushim_slot_ncclReduceScatter);
+    static __cushim_fn_ncclReduceScatter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclReduceScatterConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, recvcount: usize, datatype: ncclDataType_t, op: ncclRedOp_t, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclReduceScatterConfig, __cushim_slot_ncclReduceScatterConfig);
+    static __cushim_fn_ncclReduceScatterConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclScatter(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclScatter, __cushim_slot_ncclScatter);
+    static __cushim_fn_ncclScatter;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclScatterConfig(sendbuff: *const ::core::ffi::c_void, recvbuff: *mut ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, root: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t, config: *const ncclCollConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclScatterConfig, __cushim_slot_ncclScatterConfig);
+    static __cushim_fn_ncclScatterConfig;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclSend(sendbuff: *const ::core::ffi::c_void, count: usize, datatype: ncclDataType_t, peer: ::core::ffi::c_int, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclSend, __cushim_slot_ncclSend);
+    static __cushim_fn_ncclSend;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclSetEncryption(config: *const ncclEncryptionConfig_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclSetEncryption, __cushim_slot_ncclSetEncryption);
+    static __cushim_fn_ncclSetEncryption;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclSignal(peer: ::core::ffi::c_int, sigIdx: ::core::ffi::c_int, ctx: ::core::ffi::c_int, flags: ::core::ffi::c_uint, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclSignal, __cushim_slot_ncclSignal);
+    static __cushim_fn_ncclSignal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclWaitSignal(nDesc: ::core::ffi::c_int, signalDescs: *mut ncclWaitSignalDesc_t, comm: ncclComm_t, stream: cudaStream_t) -> ncclResult_t;
-    statics (__cushim_fn_ncclWaitSignal, __cushim_slot_ncclWaitSignal);
+    static __cushim_fn_ncclWaitSignal;
     returns status, fallback [];
 }
 
 cushim_shim! {
     fn ncclWinGetUserPtr(comm: ncclComm_t, win: ncclWindow_t, outUserPtr: *mut *mut ::core::ffi::c_void) -> ncclResult_t;
-    statics (__cushim_fn_ncclWinGetUserPtr, __cushim_slot_ncclWinGetUserPtr);
+    static __cushim_fn_ncclWinGetUserPtr;
     returns status, fallback [];
 }

@@ -290,26 +290,28 @@ macro_rules! cushim_linked {
 /// per-thread twin, by the stream mode) through an `extern` block that
 /// `cushim_linked!(extern ...)` marks `#[link]`.
 ///
-/// The slot starts at `resolve`, which binds the function (see
-/// `cushim_runtime::Function::bind`), leaving the library's address or `absent` in the slot,
-/// and forwards the call. From then on a call is one atomic load and one
-/// indirect call. The per-shim items are two statics with names the generator
-/// chose; `resolve` and `absent` live inside their initializers, so that no
-/// module (and no glob import of the whole module) is made per shim.
+/// Each shim's one static, a `cushim_runtime::Function`, holds its facts and
+/// its slot. The slot starts at `resolve`, which binds the function (see
+/// `cushim_runtime::Function::bind`) and forwards the call; from then on a
+/// call is one atomic load and one indirect call. When the library cannot
+/// give the function, the slot keeps `resolve`, which answers as the library
+/// would be absent. `resolve` lives inside the static's initializer, so that
+/// a shim makes two items (the static and its function) and one method of
+/// `Api`, with names the generator chose.
 macro_rules! cushim_shim {
     // The common shape: the C name is the export and the lookup name, with
     // no ABI version or per-thread twin; attributes and aliases if any.
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         $(attrs [$($attr:tt)*];)?
-        statics ($function:ident, $slot:ident);
+        static $function:ident;
         returns $returns:ident, fallback $fallback:tt;
         $(aliases [$($alias:ident),* $(,)?];)?
     ) => {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            statics ($function, $slot), export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
@@ -320,13 +322,13 @@ macro_rules! cushim_shim {
     (
         fn $symbol:ident $params:tt -> $ret:ty;
         attrs $attrs:tt;
-        statics ($function:ident, $slot:ident), export $export:expr, name $name:expr, proc $proc:expr,
+        static $function:ident, export $export:expr, name $name:expr, proc $proc:expr,
         version $version:literal, since $since:literal, per_thread [$($twin:literal, $twin_version:literal)?];
         link [$($link:ident),+];
         returns $returns:ident, fallback [$($fallback:tt)*];
         aliases [$($alias:ident),* $(,)?];
     ) => {
-        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $slot, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
+        cushim_shim!(@shim $attrs $symbol $params $ret; $function, $export, $name, $proc, $version, $since, [$($twin, $twin_version)?], [$($fallback)*], [$($link),+], $returns, [$($alias),*]);
         $(cushim_shim!(@alias $attrs $alias $symbol $params $ret, $returns);)*
     };
     (@twin) => { None };
@@ -350,21 +352,12 @@ macro_rules! cushim_shim {
         unsafe { ::std::mem::zeroed::<$ret>() }
     };
     // The typed layer: a status as a `Result`, or the value returned.
-    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let code = unsafe { $symbol($($arg),*) };
-        if cushim_runtime::is_success::<Module>(code) {
-            Ok(())
-        } else {
-            Err(cushim_runtime::classify::<Module>(&$function, code))
-        }
-    }};
-    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
-        let value = unsafe { $symbol($($arg),*) };
-        match $function.failed() {
-            Some(e) => Err(Error::Load(e)),
-            None => Ok(value),
-        }
-    }};
+    (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+    };
+    (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
+        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+    };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{
         Ok::<$ret, Error>(unsafe { $symbol($($arg),*) })
@@ -386,7 +379,7 @@ macro_rules! cushim_shim {
     }};
     (
         @shim [$(#[$attr:meta])*] $symbol:ident ($($arg:ident: $ty:ty),* $(,)?) $ret:ty;
-        $function:ident, $slot:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
+        $function:ident, $export:expr, $name:expr, $proc:expr, $version:literal, $since:literal,
         [$($twin:tt)*], [$($fallback:tt)*], [$($link:ident),+], $returns:ident, [$($alias:ident),*]
     ) => {
         #[doc(hidden)]
@@ -394,8 +387,17 @@ macro_rules! cushim_shim {
         // parameters that returns nothing, such as `ncclParamDumpAll`.)
         #[allow(non_upper_case_globals, non_snake_case, unused_variables, deprecated, clippy::useless_transmute)]
         pub static $function: cushim_runtime::Function = {
-            unsafe extern "C" fn absent($($arg: $ty),*) -> $ret {
-                cushim_shim!(@absent $function, $ret, [$($fallback)*])
+            // The shim's first call, and every call of a function the
+            // library cannot give: binds it, then forwards the call, or
+            // answers as the library would be absent.
+            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
+                let p = $function.bind();
+                if p.is_null() {
+                    return cushim_shim!(@absent $function, $ret, [$($fallback)*]);
+                }
+                // SAFETY: the library's function, whose C prototype this type mirrors.
+                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
+                unsafe { f($($arg),*) }
             }
             cushim_runtime::Function::new(
                 &CUSHIM_LIBRARY,
@@ -408,25 +410,11 @@ macro_rules! cushim_shim {
                     since: $since,
                     per_thread: cushim_shim!(@twin $($twin)*),
                 },
-                &$slot,
-                // SAFETY: only compared and stored, never called through this type.
+                // SAFETY: only stored, and called back as its own type by the shim.
                 unsafe {
-                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(absent)
+                    ::std::mem::transmute::<unsafe extern "C" fn($($ty),*) -> $ret, unsafe extern "C" fn()>(resolve)
                 },
             )
-        };
-
-        // Private to the module: no code outside it can repoint the shim.
-        #[allow(non_upper_case_globals, non_snake_case, deprecated)]
-        static $slot: ::std::sync::atomic::AtomicPtr<()> = {
-            unsafe extern "C" fn resolve($($arg: $ty),*) -> $ret {
-                let p = $function.bind();
-                // SAFETY: `p` is the library's function, whose C prototype this
-                // type mirrors, or `absent`.
-                let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
-                unsafe { f($($arg),*) }
-            }
-            ::std::sync::atomic::AtomicPtr::new(resolve as unsafe extern "C" fn($($ty),*) -> $ret as *mut ())
         };
 
         $(#[$attr])*
@@ -442,8 +430,8 @@ macro_rules! cushim_shim {
                 cushim_shim!(@linked ($($arg: $ty),*) $ret; [$($link),+])
             }
             cushim_lazy! {
-                let p = $slot.load(::std::sync::atomic::Ordering::Acquire);
-                // SAFETY: the slot only ever holds `resolve`, `absent` or the library's function.
+                let p = $function.address();
+                // SAFETY: the function's address is only ever `resolve` or the library's function.
                 let f = unsafe { ::std::mem::transmute::<*mut (), unsafe extern "C" fn($($ty),*) -> $ret>(p) };
                 unsafe { f($($arg),*) }
             }
@@ -486,7 +474,7 @@ macro_rules! cushim_shim {
 cushim_shim! {
     fn __nvJitLinkAddData_13_5(handle: nvJitLinkHandle, inputType: nvJitLinkInputType, data: *const ::core::ffi::c_void, size: usize, name: *const ::core::ffi::c_char) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkAddData_13_5, __cushim_slot___nvJitLinkAddData_13_5), export c"__nvJitLinkAddData_13_5", name "nvJitLinkAddData", proc c"__nvJitLinkAddData_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkAddData_13_5, export c"__nvJitLinkAddData_13_5", name "nvJitLinkAddData", proc c"__nvJitLinkAddData_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkAddData_13_5];
     returns status, fallback [];
     aliases [nvJitLinkAddData];
@@ -495,7 +483,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkAddFile_13_5(handle: nvJitLinkHandle, inputType: nvJitLinkInputType, fileName: *const ::core::ffi::c_char) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkAddFile_13_5, __cushim_slot___nvJitLinkAddFile_13_5), export c"__nvJitLinkAddFile_13_5", name "nvJitLinkAddFile", proc c"__nvJitLinkAddFile_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkAddFile_13_5, export c"__nvJitLinkAddFile_13_5", name "nvJitLinkAddFile", proc c"__nvJitLinkAddFile_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkAddFile_13_5];
     returns status, fallback [];
     aliases [nvJitLinkAddFile];
@@ -504,7 +492,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkComplete_13_5(handle: nvJitLinkHandle) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkComplete_13_5, __cushim_slot___nvJitLinkComplete_13_5), export c"__nvJitLinkComplete_13_5", name "nvJitLinkComplete", proc c"__nvJitLinkComplete_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkComplete_13_5, export c"__nvJitLinkComplete_13_5", name "nvJitLinkComplete", proc c"__nvJitLinkComplete_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkComplete_13_5];
     returns status, fallback [];
     aliases [nvJitLinkComplete];
@@ -513,7 +501,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkCreate_13_5(handle: *mut nvJitLinkHandle, numOptions: u32, options: *const *const ::core::ffi::c_char) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkCreate_13_5, __cushim_slot___nvJitLinkCreate_13_5), export c"__nvJitLinkCreate_13_5", name "nvJitLinkCreate", proc c"__nvJitLinkCreate_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkCreate_13_5, export c"__nvJitLinkCreate_13_5", name "nvJitLinkCreate", proc c"__nvJitLinkCreate_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkCreate_13_5];
     returns status, fallback [];
     aliases [nvJitLinkCreate];
@@ -522,7 +510,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkDestroy_13_5(handle: *mut nvJitLinkHandle) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkDestroy_13_5, __cushim_slot___nvJitLinkDestroy_13_5), export c"__nvJitLinkDestroy_13_5", name "nvJitLinkDestroy", proc c"__nvJitLinkDestroy_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkDestroy_13_5, export c"__nvJitLinkDestroy_13_5", name "nvJitLinkDestroy", proc c"__nvJitLinkDestroy_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkDestroy_13_5];
     returns status, fallback [];
     aliases [nvJitLinkDestroy];
@@ -531,7 +519,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetErrorLogSize_13_5(handle: nvJitLinkHandle, size: *mut usize) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetErrorLogSize_13_5, __cushim_slot___nvJitLinkGetErrorLogSize_13_5), export c"__nvJitLinkGetErrorLogSize_13_5", name "nvJitLinkGetErrorLogSize", proc c"__nvJitLinkGetErrorLogSize_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetErrorLogSize_13_5, export c"__nvJitLinkGetErrorLogSize_13_5", name "nvJitLinkGetErrorLogSize", proc c"__nvJitLinkGetErrorLogSize_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetErrorLogSize_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetErrorLogSize];
@@ -540,7 +528,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetErrorLog_13_5(handle: nvJitLinkHandle, log: *mut ::core::ffi::c_char) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetErrorLog_13_5, __cushim_slot___nvJitLinkGetErrorLog_13_5), export c"__nvJitLinkGetErrorLog_13_5", name "nvJitLinkGetErrorLog", proc c"__nvJitLinkGetErrorLog_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetErrorLog_13_5, export c"__nvJitLinkGetErrorLog_13_5", name "nvJitLinkGetErrorLog", proc c"__nvJitLinkGetErrorLog_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetErrorLog_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetErrorLog];
@@ -549,7 +537,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetInfoLogSize_13_5(handle: nvJitLinkHandle, size: *mut usize) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetInfoLogSize_13_5, __cushim_slot___nvJitLinkGetInfoLogSize_13_5), export c"__nvJitLinkGetInfoLogSize_13_5", name "nvJitLinkGetInfoLogSize", proc c"__nvJitLinkGetInfoLogSize_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetInfoLogSize_13_5, export c"__nvJitLinkGetInfoLogSize_13_5", name "nvJitLinkGetInfoLogSize", proc c"__nvJitLinkGetInfoLogSize_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetInfoLogSize_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetInfoLogSize];
@@ -558,7 +546,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetInfoLog_13_5(handle: nvJitLinkHandle, log: *mut ::core::ffi::c_char) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetInfoLog_13_5, __cushim_slot___nvJitLinkGetInfoLog_13_5), export c"__nvJitLinkGetInfoLog_13_5", name "nvJitLinkGetInfoLog", proc c"__nvJitLinkGetInfoLog_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetInfoLog_13_5, export c"__nvJitLinkGetInfoLog_13_5", name "nvJitLinkGetInfoLog", proc c"__nvJitLinkGetInfoLog_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetInfoLog_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetInfoLog];
@@ -567,7 +555,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetLinkedCubinSize_13_5(handle: nvJitLinkHandle, size: *mut usize) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetLinkedCubinSize_13_5, __cushim_slot___nvJitLinkGetLinkedCubinSize_13_5), export c"__nvJitLinkGetLinkedCubinSize_13_5", name "nvJitLinkGetLinkedCubinSize", proc c"__nvJitLinkGetLinkedCubinSize_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetLinkedCubinSize_13_5, export c"__nvJitLinkGetLinkedCubinSize_13_5", name "nvJitLinkGetLinkedCubinSize", proc c"__nvJitLinkGetLinkedCubinSize_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetLinkedCubinSize_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetLinkedCubinSize];
@@ -576,7 +564,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetLinkedCubin_13_5(handle: nvJitLinkHandle, cubin: *mut ::core::ffi::c_void) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetLinkedCubin_13_5, __cushim_slot___nvJitLinkGetLinkedCubin_13_5), export c"__nvJitLinkGetLinkedCubin_13_5", name "nvJitLinkGetLinkedCubin", proc c"__nvJitLinkGetLinkedCubin_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetLinkedCubin_13_5, export c"__nvJitLinkGetLinkedCubin_13_5", name "nvJitLinkGetLinkedCubin", proc c"__nvJitLinkGetLinkedCubin_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetLinkedCubin_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetLinkedCubin];
@@ -585,7 +573,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetLinkedLTOIRSize_13_5(handle: nvJitLinkHandle, size: *mut usize) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetLinkedLTOIRSize_13_5, __cushim_slot___nvJitLinkGetLinkedLTOIRSize_13_5), export c"__nvJitLinkGetLinkedLTOIRSize_13_5", name "nvJitLinkGetLinkedLTOIRSize", proc c"__nvJitLinkGetLinkedLTOIRSize_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetLinkedLTOIRSize_13_5, export c"__nvJitLinkGetLinkedLTOIRSize_13_5", name "nvJitLinkGetLinkedLTOIRSize", proc c"__nvJitLinkGetLinkedLTOIRSize_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetLinkedLTOIRSize_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetLinkedLTOIRSize];
@@ -594,7 +582,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetLinkedLTOIR_13_5(handle: nvJitLinkHandle, ltoir: *mut ::core::ffi::c_void) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetLinkedLTOIR_13_5, __cushim_slot___nvJitLinkGetLinkedLTOIR_13_5), export c"__nvJitLinkGetLinkedLTOIR_13_5", name "nvJitLinkGetLinkedLTOIR", proc c"__nvJitLinkGetLinkedLTOIR_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetLinkedLTOIR_13_5, export c"__nvJitLinkGetLinkedLTOIR_13_5", name "nvJitLinkGetLinkedLTOIR", proc c"__nvJitLinkGetLinkedLTOIR_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetLinkedLTOIR_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetLinkedLTOIR];
@@ -603,7 +591,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetLinkedPtxSize_13_5(handle: nvJitLinkHandle, size: *mut usize) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetLinkedPtxSize_13_5, __cushim_slot___nvJitLinkGetLinkedPtxSize_13_5), export c"__nvJitLinkGetLinkedPtxSize_13_5", name "nvJitLinkGetLinkedPtxSize", proc c"__nvJitLinkGetLinkedPtxSize_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetLinkedPtxSize_13_5, export c"__nvJitLinkGetLinkedPtxSize_13_5", name "nvJitLinkGetLinkedPtxSize", proc c"__nvJitLinkGetLinkedPtxSize_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetLinkedPtxSize_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetLinkedPtxSize];
@@ -612,7 +600,7 @@ cushim_shim! {
 cushim_shim! {
     fn __nvJitLinkGetLinkedPtx_13_5(handle: nvJitLinkHandle, ptx: *mut ::core::ffi::c_char) -> nvJitLinkResult;
     attrs [];
-    statics (__cushim_fn___nvJitLinkGetLinkedPtx_13_5, __cushim_slot___nvJitLinkGetLinkedPtx_13_5), export c"__nvJitLinkGetLinkedPtx_13_5", name "nvJitLinkGetLinkedPtx", proc c"__nvJitLinkGetLinkedPtx_13_5", version 13050, since 0, per_thread [];
+    static __cushim_fn___nvJitLinkGetLinkedPtx_13_5, export c"__nvJitLinkGetLinkedPtx_13_5", name "nvJitLinkGetLinkedPtx", proc c"__nvJitLinkGetLinkedPtx_13_5", version 13050, since 0, per_thread [];
     link [__nvJitLinkGetLinkedPtx_13_5];
     returns status, fallback [];
     aliases [nvJitLinkGetLinkedPtx];
@@ -620,6 +608,6 @@ cushim_shim! {
 
 cushim_shim! {
     fn nvJitLinkVersion(major: *mut ::core::ffi::c_uint, minor: *mut ::core::ffi::c_uint) -> nvJitLinkResult;
-    statics (__cushim_fn_nvJitLinkVersion, __cushim_slot_nvJitLinkVersion);
+    static __cushim_fn_nvJitLinkVersion;
     returns status, fallback [];
 }

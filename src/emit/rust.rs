@@ -371,10 +371,8 @@ struct Shim {
     export_lit: String,
     /// The first release of a merged module that declared it, e.g. `11080`; 0 otherwise.
     since: u32,
-    /// `__cushim_fn_cuMemAlloc_v2`: the shim's metadata static.
+    /// `__cushim_fn_cuMemAlloc_v2`: the shim's static, its facts and its slot.
     function_static: String,
-    /// `__cushim_slot_cuMemAlloc_v2`: the shim's pointer slot.
-    slot_static: String,
     params: Vec<ShimParam>,
     ret: String,
     name_lit: String,
@@ -830,7 +828,6 @@ fn shim(f: &Function, options: &RustOptions, status_type: &str, renamed: bool) -
         export_lit: format!("c{:?}", f.symbol),
         since: f.introduced.map_or(0, CudaVersion::number),
         function_static: function_static(f),
-        slot_static: format!("__cushim_slot_{}", f.symbol),
         params: names
             .iter()
             .cloned()

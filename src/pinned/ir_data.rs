@@ -45,8 +45,8 @@ pub struct Record {
 struct Shipped {
     /// The library's file stem. Example: `nvrtc`.
     stem: &'static str,
-    ir: &'static [u8],
-    types: &'static [u8],
+    ir: &'static str,
+    types: &'static str,
 }
 
 macro_rules! shipped {

@@ -37,71 +37,37 @@ macro_rules! shipped_libraries {
     };
 }
 
-/// The weave of `file` in `generated/data/`, compressed ([`unpack`]).
-/// Example: `"cuda.rs"`.
+/// The weave of `file` in `generated/data/`, as text: the crate ships it
+/// as it is, so that a build compiles no decompressor and a regeneration's
+/// diff is read line by line. Example: `"cuda.rs"`.
 macro_rules! weave_of {
     ($stem:literal, $suffix:literal) => {
-        include_bytes!(concat!("../../generated/data/", $stem, $suffix, ".weave.z")).as_slice()
+        include_str!(concat!("../../generated/data/", $stem, $suffix, ".weave"))
     };
-}
-
-/// The largest weave [`unpack`] gives back: far above the largest (a few MB).
-const UNPACKED_LIMIT: usize = 256 << 20;
-
-/// A weave's text as `generated/data/` holds it: a zlib stream (about a
-/// tenth of the text), written by `cushim pinned`.
-#[cfg(feature = "cli")]
-pub fn pack(text: &str) -> Vec<u8> {
-    miniz_oxide::deflate::compress_to_vec_zlib(text.as_bytes(), 9)
-}
-
-/// The text of a weave that [`pack`] wrote; `None` when the bytes are damaged.
-/// Inflated once a process (a generation reads one weave for each of
-/// several releases) and kept: the data the crate ships is a few MB of text.
-pub fn unpack(packed: &'static [u8]) -> Option<&'static str> {
-    type Unpacked = (usize, Option<&'static str>);
-    static UNPACKED: std::sync::Mutex<Vec<Unpacked>> = std::sync::Mutex::new(Vec::new());
-    let key = packed.as_ptr() as usize;
-    let mut unpacked = UNPACKED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, text)) = unpacked.iter().find(|(k, _)| *k == key) {
-        return *text;
-    }
-    let text = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, UNPACKED_LIMIT)
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .map(|text| &*Box::leak(text.into_boxed_str()));
-    unpacked.push((key, text));
-    text
 }
 
 /// The text of `cuda` in `weave`, one of `what`'s files: `None` when the
 /// weave does not hold the release, `Err` when it says it does but cannot
 /// give it back.
 fn unweave(
-    packed: &'static [u8],
+    weave: &str,
     cuda: crate::version::CudaVersion,
     what: &str,
 ) -> Option<Result<String, crate::diag::Error>> {
     let release = cuda.to_string();
-    let Some(weave) = unpack(packed) else {
-        return Some(Err(crate::diag::Error::new(format!(
-            "the data cushim ships for {what} is damaged"
-        ))
-        .hint(
-            "reinstall cushim; in a checkout, rewrite the data with `cushim pinned`",
-        )));
-    };
-    if !crate::weave::releases(weave)?.contains(&release.as_str()) {
-        return None;
-    }
-    Some(crate::weave::text(weave, &release).ok_or_else(|| {
+    let damaged = || {
         crate::diag::Error::new(format!(
             "the data cushim ships for {what} of CUDA {cuda} is damaged"
         ))
         .hint("reinstall cushim; in a checkout, rewrite the data with `cushim pinned`")
-    }))
+    };
+    let Some(releases) = crate::weave::releases(weave) else {
+        return Some(Err(damaged()));
+    };
+    if !releases.contains(&release.as_str()) {
+        return None;
+    }
+    Some(crate::weave::text(weave, &release).ok_or_else(damaged))
 }
 
 #[cfg(feature = "emit")]
@@ -164,9 +130,8 @@ mod registry_tests {
                 )*]
             };
         }
-        let all: &[(&str, &[u8])] = shipped_libraries!(weaves);
-        for (stem, packed) in all {
-            let weave = super::unpack(packed).unwrap();
+        let all: &[(&str, &str)] = shipped_libraries!(weaves);
+        for (stem, weave) in all {
             let library = crate::library::LIBRARIES
                 .iter()
                 .find(|l| l.stem == *stem)

@@ -11,7 +11,7 @@ use crate::version::CudaVersion;
 struct Rendered {
     stem: &'static str,
     /// `(file name, weave)`: the Rust module, the C++ header and source.
-    files: [(&'static str, &'static [u8]); 3],
+    files: [(&'static str, &'static str); 3],
 }
 
 macro_rules! rendered {

@@ -104,7 +104,7 @@ include!("shim_macro.rs");
 cushim_shim! {
     fn cuInit(flags: ::core::ffi::c_uint) -> TestResult;
     attrs [];
-    statics (__cushim_fn_cuInit, __cushim_slot_cuInit), export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
+    static __cushim_fn_cuInit, export c"cuInit", name "cuInit", proc c"cuInit", version 2000, since 0, per_thread [];
     link [cuInit];
     returns status, fallback [];
     aliases [cuInitAlias];
@@ -113,7 +113,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetErrorName(error: TestResult, pStr: *mut *const ::core::ffi::c_char) -> TestResult;
     attrs [];
-    statics (__cushim_fn_cuGetErrorName, __cushim_slot_cuGetErrorName), export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuGetErrorName, export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
     returns status, fallback [error, pStr, Name];
     aliases [];
@@ -122,7 +122,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuGetErrorString(error: TestResult, pStr: *mut *const ::core::ffi::c_char) -> TestResult;
     attrs [];
-    statics (__cushim_fn_cuGetErrorString, __cushim_slot_cuGetErrorString), export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
+    static __cushim_fn_cuGetErrorString, export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
     returns status, fallback [error, pStr, Text];
     aliases [];
@@ -133,7 +133,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuStatusText(error: TestResult) -> *const ::core::ffi::c_char;
     attrs [];
-    statics (__cushim_fn_cuStatusText, __cushim_slot_cuStatusText), export c"cuStatusText", name "cuStatusText", proc c"cuStatusText", version 0, since 0, per_thread [];
+    static __cushim_fn_cuStatusText, export c"cuStatusText", name "cuStatusText", proc c"cuStatusText", version 0, since 0, per_thread [];
     link [cuStatusText];
     returns answer, fallback [error, Text];
     aliases [];
@@ -142,7 +142,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuValue(flags: ::core::ffi::c_uint) -> usize;
     attrs [];
-    statics (__cushim_fn_cuValue, __cushim_slot_cuValue), export c"cuValue", name "cuValue", proc c"cuValue", version 0, since 0, per_thread [];
+    static __cushim_fn_cuValue, export c"cuValue", name "cuValue", proc c"cuValue", version 0, since 0, per_thread [];
     link [cuValue];
     returns value, fallback [zero];
     aliases [];

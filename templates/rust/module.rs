@@ -272,7 +272,7 @@ macro_rules! cushim_linked {
 {%- if !f.attrs.is_empty() %}
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
 {%- endif %}
-    statics ({{ f.function_static }}, {{ f.slot_static }});
+    static {{ f.function_static }};
     returns {{ f.returns }}, fallback [{{ f.fallback }}];
 {%- if !f.aliases.is_empty() %}
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
@@ -280,7 +280,7 @@ macro_rules! cushim_linked {
 }
 {%- else %}
     attrs [{% for a in f.attrs %}{{ a }}{% endfor %}];
-    statics ({{ f.function_static }}, {{ f.slot_static }}), export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
+    static {{ f.function_static }}, export {{ f.export_lit }}, name {{ f.name_lit }}, proc {{ f.proc_lit }}, version {{ f.version }}, since {{ f.since }}, per_thread [{{ f.per_thread }}];
     link [{{ f.link }}];
     returns {{ f.returns }}, fallback [{{ f.fallback }}];
     aliases [{% for a in f.aliases %}{{ a }}{% if !loop.last %}, {% endif %}{% endfor %}];
