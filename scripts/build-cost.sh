@@ -43,9 +43,9 @@ cudarc_dependency() { # features
   echo "cudarc = { version = \"0.19\", default-features = false, features = [\"std\", \"dynamic-loading\", \"cuda-13000\", $1] }"
 }
 
-# The directory source that stands in for the registry: cudarc and
-# libloading as `cargo vendor` copies them, cushim and its runtime as
-# `cargo package` packs them.
+# The directory source that stands in for the registry: cudarc, libloading
+# and whatever else cushim needs from the registry as `cargo vendor` copies
+# them, cushim and its runtime as `cargo package` packs them.
 if [ "$source" = registry ]; then
   mkdir -p "$work/vendoring/src"
   touch "$work/vendoring/src/lib.rs"
@@ -59,6 +59,9 @@ publish = false
 [dependencies]
 libloading = "0.9"
 $(cudarc_dependency "${cudarc_features[6]}")
+# For their own dependencies from the registry, whatever they are.
+cushim = { path = "$repo", default-features = false }
+cushim-runtime = { path = "$repo/cushim-runtime" }
 
 [workspace]
 EOF
