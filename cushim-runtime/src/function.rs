@@ -2,8 +2,7 @@
 
 use std::ffi::{c_int, c_void, CStr};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::LoadError;
 use crate::info::{Resolve, StreamMode};
@@ -32,21 +31,22 @@ pub struct Facts {
 
 /// One shim: its facts ([`Facts`], public through `Deref`) and its binding
 /// state, which is the runtime's alone, so that no safe code can repoint a
-/// shim.
+/// shim. Its state is two atomics, so that a module's statics (one a shim)
+/// are cheap to compile.
 pub struct Function {
     facts: Facts,
     /// The library it belongs to.
     library: &'static Library,
+    /// The shim's resolver, type-erased: the slot's first value.
+    resolver: unsafe extern "C" fn(),
     /// Where the shim's call goes: its resolver until the function is bound,
     /// then the library's function. A function the library cannot give keeps
     /// its resolver, which answers as the library would be absent.
     slot: AtomicPtr<()>,
-    /// Whether it was bound, or its failure is kept.
-    bound: AtomicBool,
-    /// This function's own failure, when it has one.
-    failure: OnceLock<LoadError>,
-    /// Why it is not bound, once that is final.
-    reason: OnceLock<&'static LoadError>,
+    /// Why it cannot be bound, once that is final: the library's failure or
+    /// this function's own, kept for the life of the process; NULL while it
+    /// is bound or not yet tried.
+    reason: AtomicPtr<LoadError>,
 }
 
 impl std::ops::Deref for Function {
@@ -78,10 +78,9 @@ impl Function {
         Function {
             facts,
             library,
+            resolver,
             slot: AtomicPtr::new(resolver as *mut ()),
-            bound: AtomicBool::new(false),
-            failure: OnceLock::new(),
-            reason: OnceLock::new(),
+            reason: AtomicPtr::new(std::ptr::null_mut()),
         }
     }
 
@@ -103,11 +102,20 @@ impl Function {
     /// [`Resolve`] (see [`Loaded::find`]).
     ///
     /// # Errors
-    /// Why it cannot be bound; kept, so later calls get the same answer.
+    /// Why it cannot be bound; kept, so later calls get the same answer
+    /// (unless the call came from inside the library's load, which fails
+    /// only that once).
     pub fn resolve(&'static self) -> Result<*mut (), &'static LoadError> {
+        if let Some(e) = self.failed() {
+            return Err(e);
+        }
         let library = self.library;
         let mode = crate::stream::lock(library);
-        let loaded = library.get()?;
+        let loaded = match library.get() {
+            Ok(loaded) => loaded,
+            Err(e @ LoadError::Reentrant { .. }) => return Err(e),
+            Err(e) => return Err(self.keep(e)),
+        };
         let target = Target::new(
             self.proc_name,
             (self.symbol, self.version),
@@ -137,29 +145,43 @@ impl Function {
                 error,
             },
         };
-        Err(library.note(self.failure.get_or_init(|| error)))
+        // Kept for the process; freed again if another thread kept one first.
+        let own = Box::into_raw(Box::new(error));
+        // SAFETY: `own` is a live box, freed below only when it was not kept.
+        let kept = self.keep(unsafe { &*own });
+        if !std::ptr::eq(kept, own) {
+            // SAFETY: not kept, so nothing else refers to it.
+            drop(unsafe { Box::from_raw(own) });
+        }
+        Err(library.note(kept))
+    }
+
+    /// Keeps `e` as the reason, unless another thread kept one first; returns
+    /// the one kept.
+    fn keep(&self, e: &'static LoadError) -> &'static LoadError {
+        match self.reason.compare_exchange(
+            std::ptr::null_mut(),
+            std::ptr::from_ref(e).cast_mut(),
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => e,
+            // SAFETY: only `&'static LoadError` values are ever stored.
+            Err(kept) => unsafe { &*kept },
+        }
     }
 
     /// Binds it: patches its slot with the library's function and returns
     /// that; NULL when the library cannot give it, which the resolver answers
-    /// as the library would be absent ([`Function::absent_code`]).
+    /// as the library would be absent ([`Function::absent_code`]). After a
+    /// final failure, one atomic load.
     pub fn bind(&'static self) -> *mut () {
-        if self.reason.get().is_some() {
-            return std::ptr::null_mut();
-        }
         match self.resolve() {
             Ok(p) => {
                 self.slot.store(p, Ordering::Release);
-                self.bound.store(true, Ordering::Release);
                 p
             }
-            // A call from inside the load fails this once; it stays unbound.
-            Err(LoadError::Reentrant { .. }) => std::ptr::null_mut(),
-            Err(e) => {
-                let _ = self.reason.set(e);
-                self.bound.store(true, Ordering::Release);
-                std::ptr::null_mut()
-            }
+            Err(_) => std::ptr::null_mut(),
         }
     }
 
@@ -167,16 +189,17 @@ impl Function {
     /// library" before any).
     #[must_use]
     pub fn absent_code(&self) -> u32 {
-        self.reason
-            .get()
-            .map_or(self.library.info().codes.library_not_found, |e| e.code())
+        self.failed()
+            .map_or(self.library.info().codes.library_not_found, LoadError::code)
     }
 
     /// Why the function cannot be had, once that is final; `None` while it
     /// is bound or not yet tried.
     #[must_use]
     pub fn failed(&self) -> Option<&'static LoadError> {
-        self.reason.get().copied()
+        let p = self.reason.load(Ordering::Acquire);
+        // SAFETY: only `&'static LoadError` values are ever stored.
+        unsafe { p.as_ref() }
     }
 
     /// Binds it now if it was not yet, and reports the failure, if any.
@@ -184,7 +207,7 @@ impl Function {
     /// # Errors
     /// Why it cannot be bound.
     pub fn check(&'static self) -> Result<(), &'static LoadError> {
-        if !self.bound.load(Ordering::Acquire) {
+        if self.address() == self.resolver as *mut () {
             self.bind();
         }
         match self.failed() {

@@ -652,8 +652,37 @@ fn fake() {
     assert_eq!(cuda::CUSHIM_LIBRARY.open_attempts(), 1);
 }
 
-/// The fake without `cuMemAlloc_v2`: that function alone fails.
+/// The fake without `cuMemAlloc_v2`: that function alone fails, with one
+/// kept reason however many threads race on its first call.
 fn missing_symbol() {
+    const THREADS: usize = 16;
+    // SAFETY: no arguments to check.
+    unsafe { Api::cuInit(0).expect("cuInit") };
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let handles: Vec<_> = (0..THREADS)
+        .map(|_| {
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                barrier.wait();
+                let mut ptr: cuda::CUdeviceptr = 0;
+                // SAFETY: a valid out-pointer.
+                match unsafe { Api::cuMemAlloc(&mut ptr, 64) } {
+                    Err(Error::Load(e)) => std::ptr::from_ref(e) as usize,
+                    other => panic!("expected a load error, got {other:?}"),
+                }
+            })
+        })
+        .collect();
+    let reasons: Vec<usize> = handles
+        .into_iter()
+        .map(|h| h.join().expect("no thread panics"))
+        .collect();
+    let kept = cuda::function("cuMemAlloc")
+        .and_then(|f| f.failed())
+        .expect("the failure is kept");
+    for reason in reasons {
+        assert_eq!(reason, std::ptr::from_ref(kept) as usize, "one kept reason");
+    }
     unsafe {
         Api::cuInit(0).expect("cuInit");
         let mut ptr: cuda::CUdeviceptr = 0;
