@@ -658,25 +658,14 @@ fn missing_symbol() {
     const THREADS: usize = 16;
     // SAFETY: no arguments to check.
     unsafe { Api::cuInit(0).expect("cuInit") };
-    let barrier = Arc::new(Barrier::new(THREADS));
-    let handles: Vec<_> = (0..THREADS)
-        .map(|_| {
-            let barrier = Arc::clone(&barrier);
-            std::thread::spawn(move || {
-                barrier.wait();
-                let mut ptr: cuda::CUdeviceptr = 0;
-                // SAFETY: a valid out-pointer.
-                match unsafe { Api::cuMemAlloc(&mut ptr, 64) } {
-                    Err(Error::Load(e)) => std::ptr::from_ref(e) as usize,
-                    other => panic!("expected a load error, got {other:?}"),
-                }
-            })
-        })
-        .collect();
-    let reasons: Vec<usize> = handles
-        .into_iter()
-        .map(|h| h.join().expect("no thread panics"))
-        .collect();
+    let reasons = on_threads(THREADS, |_| {
+        let mut ptr: cuda::CUdeviceptr = 0;
+        // SAFETY: a valid out-pointer.
+        match unsafe { Api::cuMemAlloc(&mut ptr, 64) } {
+            Err(Error::Load(e)) => std::ptr::from_ref(e) as usize,
+            other => panic!("expected a load error, got {other:?}"),
+        }
+    });
     let kept = cuda::function("cuMemAlloc")
         .and_then(|f| f.failed())
         .expect("the failure is kept");
@@ -730,31 +719,42 @@ fn stub(path: &str) {
     }
 }
 
-/// 32 threads race on the first call of different shims.
-fn race(expect_driver: bool) {
-    const THREADS: usize = 32;
-    let barrier = Arc::new(Barrier::new(THREADS));
-    let handles: Vec<_> = (0..THREADS)
+/// `f(i)` on each of `threads` threads, started together; their answers in order.
+fn on_threads<T: Send + 'static>(
+    threads: usize,
+    f: impl Fn(usize) -> T + Send + Sync + 'static,
+) -> Vec<T> {
+    let barrier = Arc::new(Barrier::new(threads));
+    let f = Arc::new(f);
+    let handles: Vec<_> = (0..threads)
         .map(|i| {
             let barrier = Arc::clone(&barrier);
+            let f = Arc::clone(&f);
             std::thread::spawn(move || {
                 barrier.wait();
-                let mut n = 0;
-                let r = unsafe {
-                    match i % 3 {
-                        0 => Api::cuInit(0),
-                        1 => Api::cuDriverGetVersion(&mut n),
-                        _ => Api::cuDeviceGetCount(&mut n),
-                    }
-                };
-                (i % 3, r, n)
+                f(i)
             })
         })
         .collect();
-    let results: Vec<_> = handles
+    handles
         .into_iter()
         .map(|h| h.join().expect("no thread panics"))
-        .collect();
+        .collect()
+}
+
+/// 32 threads race on the first call of different shims.
+fn race(expect_driver: bool) {
+    let results = on_threads(32, |i| {
+        let mut n = 0;
+        let r = unsafe {
+            match i % 3 {
+                0 => Api::cuInit(0),
+                1 => Api::cuDriverGetVersion(&mut n),
+                _ => Api::cuDeviceGetCount(&mut n),
+            }
+        };
+        (i % 3, r, n)
+    });
     assert_eq!(cuda::CUSHIM_LIBRARY.open_attempts(), 1, "exactly one load");
     let first_error = results[0].1;
     for (kind, r, n) in results {
