@@ -64,15 +64,6 @@ pub(crate) fn staged(name: &str) -> Option<(&str, u32)> {
 
 /// Writes every file into `dir`: all the changed ones, or none.
 pub fn write_all(dir: &Path, files: &[File]) -> Result<Vec<Outcome>, Error> {
-    let named: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|f| (f.name.as_str(), f.contents.as_bytes()))
-        .collect();
-    write_bytes(dir, &named)
-}
-
-/// [`write_all`] for files given as `(name, bytes)`.
-fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, Error> {
     fs::create_dir_all(dir).map_err(|e| {
         Error::new(format!(
             "cannot create output directory `{}`: {e}",
@@ -85,14 +76,15 @@ fn write_bytes(dir: &Path, files: &[(&str, &[u8])]) -> Result<Vec<Outcome>, Erro
     // that its set was cut short.
     crate::temp::remove_dead(dir, |name| {
         staged(name)
-            .filter(|(target, _)| files.iter().any(|(name, _)| *name == *target))
+            .filter(|(target, _)| files.iter().any(|f| f.name == *target))
             .map(|(_, pid)| pid)
     });
 
     let mut staged: Vec<(Staged, PathBuf)> = Vec::new();
     let mut outcomes = Vec::new();
     let result = (|| {
-        for &(name, contents) in files {
+        for file in files {
+            let (name, contents) = (file.name.as_str(), file.contents.as_bytes());
             let path = dir.join(name);
             if fs::read(&path).is_ok_and(|old| old == contents) {
                 outcomes.push(Outcome::Unchanged(path));

@@ -70,13 +70,6 @@ pub trait Module: 'static {
     fn functions() -> &'static [&'static Function];
 }
 
-/// Whether `status` is the library's success value.
-#[inline]
-#[must_use]
-pub fn is_success<M: Module>(status: M::Status) -> bool {
-    status.is_success()
-}
-
 /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
 #[must_use]
 pub fn status_name<M: Module>(code: i64) -> Option<&'static str> {

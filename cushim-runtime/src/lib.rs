@@ -54,9 +54,8 @@ mod trust;
 
 #[cfg(feature = "load")]
 pub use api::{
-    classify, function, is_available, is_success, preload_all, require, returned_fallback,
-    status_fallback, status_name, status_result, value_result, Error, Fallback, Missing, Module,
-    Status, StatusText,
+    classify, function, is_available, preload_all, require, returned_fallback, status_fallback,
+    status_name, status_result, value_result, Error, Fallback, Missing, Module, Status, StatusText,
 };
 #[cfg(feature = "load")]
 pub use error::{Attempt, LoadError};
