@@ -9,7 +9,8 @@ use crate::diag::Error;
 use crate::ir::{Api, Function};
 use crate::options::{Resolve, StreamMode};
 use crate::version::CudaVersion;
-use cushim_runtime::{version_text, Attempt, LibraryInfo, LoadError, Loaded, Miss, Target};
+use cushim_runtime::doctor::{Miss, Target};
+use cushim_runtime::{version_text, Attempt, LibraryInfo, LoadError, Loaded};
 
 /// Words of messages: `Install the NVIDIA driver` → `install the NVIDIA driver`.
 fn lower_first(text: &str) -> String {
@@ -56,7 +57,7 @@ fn description(api: &Api, resolve: Resolve) -> Result<&'static LibraryInfo, Erro
 /// why there is none; with what the search saw.
 fn open(api: &Api, resolve: Resolve) -> Result<(Loaded, Seen, &'static LibraryInfo), Error> {
     let info = description(api, resolve)?;
-    let search = cushim_runtime::search(info);
+    let search = cushim_runtime::doctor::search(info);
     let tried = search.tried;
     let not_tried = search.not_tried;
     let set = || {
@@ -165,7 +166,7 @@ fn bind(library: &Loaded, f: &Function, mode: StreamMode) -> (String, u32, Optio
 /// loaded, family, ...`, then what `LD_LIBRARY_PATH` holds that the system
 /// loader would search relative to the working directory.
 fn order(info: &LibraryInfo) -> (String, Option<String>) {
-    let steps: Vec<String> = cushim_runtime::steps(info)
+    let steps: Vec<String> = cushim_runtime::doctor::steps(info)
         .into_iter()
         .map(|step| {
             if step == "override" {

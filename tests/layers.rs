@@ -1,12 +1,14 @@
-//! The modules of `src/` depend on each other one way: each layer uses only
-//! the layers below it. This reads every `crate::` path in the sources, so a
-//! new arrow back up (or a cycle) fails here, not in review.
+//! The modules of each crate depend on each other one way: each layer uses
+//! only the layers below it. This reads every `crate::` path in the sources
+//! (comments aside), so a new arrow back up (or a cycle) fails here, not in
+//! review. The C++ runtime's parts are checked in `cpp_parts`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Bottom first. Modules in one layer do not use each other.
-const LAYERS: &[&[&str]] = &[
+/// The generator (`src/`), bottom first. Modules in one layer do not use
+/// each other.
+const GENERATOR: &[&[&str]] = &[
     &["diag", "columns", "version", "c", "library", "temp"],
     &["runtime", "pins", "parse", "weave"],
     &["ir", "options", "fetch"],
@@ -16,9 +18,22 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
 ];
 
-fn layer(module: &str) -> Option<usize> {
-    LAYERS.iter().position(|l| l.contains(&module))
-}
+/// The runtime crate (`cushim-runtime/src/`), bottom first: the
+/// description; the pieces that know one thing (a file, a directory's
+/// owners, the platform's loader, the stream mode); the candidates, a loaded
+/// library and its version; one candidate admitted, or the driver taken
+/// through the CUDA runtime; the search; a library's state; a shim's; the
+/// typed layer.
+const RUNTIME: &[&[&str]] = &[
+    &["info"],
+    &["error", "file", "fmt", "loader", "stream", "trust"],
+    &["candidates", "loaded", "version"],
+    &["admit", "entry"],
+    &["search"],
+    &["library"],
+    &["function"],
+    &["api"],
+];
 
 /// The top-level module a source file belongs to: `src/ir/build.rs` → `ir`.
 fn module_of(path: &Path, src: &Path) -> String {
@@ -32,7 +47,7 @@ fn module_of(path: &Path, src: &Path) -> String {
     first.trim_end_matches(".rs").to_string()
 }
 
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -43,20 +58,26 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn every_module_uses_only_the_layers_below_it() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// Each arrow `(from, to)` between top-level modules of the crate whose
+/// sources are in `src`, with the first file that draws it. The crate root
+/// (`lib.rs`, `main.rs`) declares and re-exports: it draws none.
+fn arrows(src: &Path) -> BTreeMap<(String, String), String> {
     let mut files = Vec::new();
-    sources(&src, &mut files);
-    let mut arrows: BTreeMap<(String, String), String> = BTreeMap::new();
+    sources(src, &mut files);
+    let mut arrows = BTreeMap::new();
     for file in &files {
-        let module = module_of(file, &src);
+        let module = module_of(file, src);
         if matches!(module.as_str(), "lib" | "main") {
             continue;
         }
         let text = std::fs::read_to_string(file).unwrap();
-        for (i, _) in text.match_indices("crate::") {
-            let rest = &text[i + "crate::".len()..];
+        let code = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for (i, _) in code.match_indices("crate::") {
+            let rest = &code[i + "crate::".len()..];
             let mut names: Vec<String> = Vec::new();
             if let Some(group) = rest.strip_prefix('{') {
                 // `use crate::{fetch, pins};`
@@ -80,11 +101,16 @@ fn every_module_uses_only_the_layers_below_it() {
             }
         }
     }
-    assert!(!arrows.is_empty());
+    arrows
+}
+
+/// The arrows that do not point down `layers`, one line each.
+fn wrong_arrows(arrows: &BTreeMap<(String, String), String>, layers: &[&[&str]]) -> Vec<String> {
+    let layer = |module: &str| layers.iter().position(|l| l.contains(&module));
     let mut wrong = Vec::new();
-    for ((from, to), file) in &arrows {
+    for ((from, to), file) in arrows {
         let (Some(a), Some(b)) = (layer(from), layer(to)) else {
-            wrong.push(format!("{file}: `{from}` -> `{to}`: a module missing from LAYERS (or a path through the crate root)"));
+            wrong.push(format!("{file}: `{from}` -> `{to}`: a module missing from the layers (or a path through the crate root)"));
             continue;
         };
         if b >= a {
@@ -93,9 +119,69 @@ fn every_module_uses_only_the_layers_below_it() {
             ));
         }
     }
+    wrong
+}
+
+/// Every module of the crate at `src` is in `layers`, and each uses only
+/// the layers below its own.
+fn check(src: &Path, layers: &[&[&str]]) {
+    let arrows = arrows(src);
+    assert!(!arrows.is_empty(), "no arrows read in {}", src.display());
+    let mut wrong = wrong_arrows(&arrows, layers);
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    for file in &files {
+        let module = module_of(file, src);
+        let known = layers.iter().any(|l| l.contains(&module.as_str()));
+        if !known && !matches!(module.as_str(), "lib" | "main") {
+            wrong.push(format!(
+                "{}: module `{module}` is in no layer",
+                file.display()
+            ));
+        }
+    }
     assert!(
         wrong.is_empty(),
-        "arrows that do not point down:\n{}",
+        "arrows that do not point down in {}:\n{}",
+        src.display(),
         wrong.join("\n")
+    );
+}
+
+#[test]
+fn every_module_uses_only_the_layers_below_it() {
+    check(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        GENERATOR,
+    );
+}
+
+#[test]
+fn every_runtime_module_uses_only_the_layers_below_it() {
+    check(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("cushim-runtime/src"),
+        RUNTIME,
+    );
+}
+
+/// The check sees an arrow back up, and a circle, in code that draws them.
+#[test]
+fn an_arrow_back_up_is_caught() {
+    let dir = std::env::temp_dir().join(format!("cushim-layers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("lib.rs"), "mod low;\nmod high;\n").unwrap();
+    std::fs::write(
+        dir.join("low.rs"),
+        "// crate::high in a comment is no arrow\nuse crate::high::f;\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("high.rs"), "use crate::{low, x::y};\n").unwrap();
+    let found = wrong_arrows(&arrows(&dir), &[&["low"], &["high"]]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].contains("`high` -> `x`"), "{found:#?}");
+    assert!(
+        found[1].contains("`low` (layer 0) uses `high` (layer 1)"),
+        "{found:#?}"
     );
 }

@@ -207,7 +207,7 @@ impl<M: Module> std::error::Error for Error<M> {}
 /// reached the library, why.
 ///
 /// # Errors
-/// See [`classify`].
+/// See `classify`.
 #[inline]
 pub fn status_result<M: Module>(f: &'static Function, code: M::Status) -> Result<(), Error<M>> {
     if code.is_success() {

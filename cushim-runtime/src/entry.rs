@@ -19,18 +19,15 @@
 //! [`Resolve::RuntimeEntryPoint`]: crate::Resolve::RuntimeEntryPoint
 
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::sync::atomic::AtomicUsize;
 
 use crate::error::LoadError;
-use crate::function::{ask, Miss, Target};
-use crate::info::{version_text, LibraryInfo, Resolve};
-use crate::search::{
-    call_version, file_of, search_counting, ByVersion, GetProc, GetProcV1, GetProcV2, Loaded,
-    Search, Through,
+use crate::info::{version_text, LibraryInfo};
+use crate::loaded::{
+    ask, ByVersion, GetProc, GetProcV1, GetProcV2, Loaded, Miss, Target, Through, BY_VERSION_NAME,
 };
+use crate::loader::file_of;
+use crate::version::call_version;
 
-/// The runtime's lookup by name and CUDA version (12.5 and later).
-pub(crate) const BY_VERSION_NAME: &str = "cudaGetDriverEntryPointByVersion";
 const BY_VERSION: &CStr = c"cudaGetDriverEntryPointByVersion";
 /// The runtime's lookup by name at its own release (11.3 and later).
 const ENTRY_POINT_NAME: &str = "cudaGetDriverEntryPoint";
@@ -68,44 +65,9 @@ pub(crate) fn entry_point_arity(version: u32, major: u32) -> Option<u8> {
     }
 }
 
-/// The search of `info` (the driver), reached through `runtime` (the CUDA
-/// runtime): the runtime's own search, in its order and with its checks,
-/// then its entry point. What the search tried is the runtime's.
-pub(crate) fn search(
-    info: &'static LibraryInfo,
-    runtime: &'static LibraryInfo,
-    attempts: &AtomicUsize,
-) -> Search {
-    if matches!(runtime.resolve, Resolve::RuntimeEntryPoint(_)) {
-        // A description that would recurse: never generated, refused.
-        return Search {
-            found: Err(LoadError::NoEntryPoint {
-                library: info,
-                through: runtime,
-                path: String::new(),
-                error: "its own description says it is reached through another library".into(),
-            }),
-            tried: Vec::new(),
-            not_tried: Vec::new(),
-        };
-    }
-    let found = search_counting(runtime, attempts);
-    Search {
-        found: match found.found {
-            Ok(loaded) => through(info, loaded),
-            Err(error) => Err(LoadError::ThroughNotFound {
-                library: info,
-                error: Box::new(error),
-            }),
-        },
-        tried: found.tried,
-        not_tried: found.not_tried,
-    }
-}
-
 /// `info`'s library as `runtime` (loaded) hands it out: its lookup, its
 /// version (asked through the lookup) and the file it lives in.
-fn through(info: &'static LibraryInfo, runtime: Loaded) -> Result<Loaded, LoadError> {
+pub(crate) fn through(info: &'static LibraryInfo, runtime: Loaded) -> Result<Loaded, LoadError> {
     let shown = runtime
         .file
         .as_ref()

@@ -1,13 +1,12 @@
 //! One shim's facts and binding state, and how it is bound.
 
-use std::ffi::{c_int, c_void, CStr};
+use std::ffi::CStr;
 use std::fmt;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::error::LoadError;
-use crate::info::{Resolve, StreamMode};
 use crate::library::Library;
-use crate::search::{describe, GetProc, Loaded};
+use crate::loaded::{Miss, Target};
 
 /// What the generator knows of one shim, from its IR: a [`Function`]'s
 /// public part (`f.name` reads it through the function).
@@ -99,7 +98,7 @@ impl Function {
     }
 
     /// Finds its address for its library's stream mode, by the module's
-    /// [`Resolve`] (see [`Loaded::find`]).
+    /// [`Resolve`](crate::Resolve) (see [`Loaded::find`](crate::Loaded::find)).
     ///
     /// # Errors
     /// Why it cannot be bound; kept, so later calls get the same answer
@@ -110,7 +109,7 @@ impl Function {
             return Err(e);
         }
         let library = self.library;
-        let mode = crate::stream::lock(library);
+        let mode = library.lock_stream_mode();
         let loaded = match library.get() {
             Ok(loaded) => loaded,
             Err(e @ LoadError::Reentrant { .. }) => return Err(e),
@@ -215,161 +214,4 @@ impl Function {
             None => Ok(()),
         }
     }
-}
-
-/// One function to look up, in one stream mode: what `cuGetProcAddress`
-/// and the exact-export fallback are asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Target<'a> {
-    /// The base name for `cuGetProcAddress`. Example: `cuMemcpyHtoD`.
-    pub proc_name: &'a CStr,
-    /// The exported symbol. Example: `cuMemcpyHtoD_v2_ptds`.
-    pub symbol: &'a CStr,
-    /// Its ABI version; 0 when unknown (then only the export is tried).
-    pub version: u32,
-    /// The `cuGetProcAddress` flag: 2 for a per-thread variant, else 1.
-    pub flags: u64,
-}
-
-impl<'a> Target<'a> {
-    /// What a function binds in `mode`: its per-thread variant (flag 2) when it
-    /// has one and the mode is per-thread, else its legacy symbol (flag 1).
-    #[must_use]
-    pub fn new(
-        proc_name: &'a CStr,
-        legacy: (&'a CStr, u32),
-        per_thread: Option<(&'a CStr, u32)>,
-        mode: StreamMode,
-    ) -> Target<'a> {
-        let ((symbol, version), flags) = match (mode, per_thread) {
-            (StreamMode::PerThread, Some(twin)) => (twin, StreamMode::PerThread.flag()),
-            _ => (legacy, StreamMode::Legacy.flag()),
-        };
-        Target {
-            proc_name,
-            symbol,
-            version,
-            flags,
-        }
-    }
-}
-
-/// Why a lookup found no address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Miss {
-    /// The target's ABI version is newer than the library; it was not asked.
-    TooOld,
-    /// The library's lookup (`cuGetProcAddress_v2`) knows the name, but not at this ABI version.
-    VersionNotSufficient,
-    /// Not provided; the text says what the library answered.
-    NotFound(String),
-}
-
-impl Loaded {
-    /// Finds `target` by `resolve`. Never calls the library for a target whose
-    /// ABI is newer than it, never passes NULL or flags 0 to
-    /// `cuGetProcAddress`, and never retries with a lower version. A library
-    /// reached through another's entry point is only ever asked through it,
-    /// never searched for an export.
-    ///
-    /// # Errors
-    /// Why there is no address: too old, version not sufficient, or not found.
-    pub fn find(&self, target: &Target<'_>, resolve: Resolve) -> Result<*mut (), Miss> {
-        let version = target.version;
-        if version != 0 && self.version != 0 && version > self.version {
-            return Err(Miss::TooOld);
-        }
-        let by_proc = (resolve != Resolve::Dlsym || self.through.is_some()) && version != 0;
-        if by_proc {
-            if let Some(found) = ask(self.get_proc, target) {
-                return found;
-            }
-        }
-        if let Some(through) = &self.through {
-            return Err(Miss::NotFound(format!(
-                "no ABI version to ask the {}'s {} for",
-                through.info.label, through.entry_point
-            )));
-        }
-        // SAFETY: the symbol is only read as an address, never called here.
-        let found = unsafe {
-            self.library
-                .get::<*mut c_void>(target.symbol.to_bytes_with_nul())
-        };
-        match found {
-            Ok(sym) if !(*sym).is_null() => Ok((*sym).cast()),
-            Ok(_) => Err(Miss::NotFound("the exported address is NULL".into())),
-            Err(e) => Err(Miss::NotFound(describe(&e))),
-        }
-    }
-}
-
-/// Asks the lookup `get_proc` for `target` at its ABI version; `None` when
-/// there is no lookup. Never passes NULL or flags 0.
-pub(crate) fn ask(get_proc: GetProc, target: &Target<'_>) -> Option<Result<*mut (), Miss>> {
-    let version = target.version;
-    let not_found = |why: String| Err(Miss::NotFound(why));
-    let mut pfn: *mut c_void = std::ptr::null_mut();
-    let found = match get_proc {
-        GetProc::V2(get) => {
-            let mut status: c_int = 0;
-            // SAFETY: valid name, out-pointer and status pointer; flags 1 or 2.
-            let rc = unsafe {
-                get(
-                    target.proc_name.as_ptr(),
-                    &raw mut pfn,
-                    version.cast_signed(),
-                    target.flags,
-                    &raw mut status,
-                )
-            };
-            match (rc, status) {
-                (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
-                (0, 2) => Err(Miss::VersionNotSufficient),
-                (0, 0) => not_found("cuGetProcAddress_v2 succeeded with a NULL pointer".into()),
-                (0, s) => not_found(format!("cuGetProcAddress_v2 status {s}")),
-                (rc, _) => not_found(format!("cuGetProcAddress_v2 returned {rc}")),
-            }
-        }
-        GetProc::V1(get) => {
-            // SAFETY: valid name and out-pointer; flags 1 or 2.
-            let rc = unsafe {
-                get(
-                    target.proc_name.as_ptr(),
-                    &raw mut pfn,
-                    version.cast_signed(),
-                    target.flags,
-                )
-            };
-            match rc {
-                0 if !pfn.is_null() => Ok(pfn.cast()),
-                0 => not_found("cuGetProcAddress succeeded with a NULL pointer".into()),
-                rc => not_found(format!("cuGetProcAddress returned {rc}")),
-            }
-        }
-        GetProc::ByVersion(get) => {
-            let mut status: c_int = 0;
-            // SAFETY: valid name, out-pointer and status pointer; flags 1
-            // (`cudaEnableLegacyStream`) or 2 (`cudaEnablePerThreadDefaultStream`).
-            let rc = unsafe {
-                get(
-                    target.proc_name.as_ptr(),
-                    &raw mut pfn,
-                    version,
-                    target.flags,
-                    &raw mut status,
-                )
-            };
-            let name = crate::entry::BY_VERSION_NAME;
-            match (rc, status) {
-                (0, 0) if !pfn.is_null() => Ok(pfn.cast()),
-                (_, 2) => Err(Miss::VersionNotSufficient),
-                (0, 0) => not_found(format!("{name} succeeded with a NULL pointer")),
-                (0, s) => not_found(format!("{name} status {s}")),
-                (rc, _) => not_found(format!("{name} returned {rc}")),
-            }
-        }
-        GetProc::Missing => return None,
-    };
-    Some(found)
 }

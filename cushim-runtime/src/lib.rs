@@ -5,10 +5,11 @@
 //! ([`LibraryInfo`]), its loading state ([`Library`]), and one shim per
 //! function ([`Function`]). Everything that is the same for every library
 //! lives here, compiled once per program whatever the number of modules:
-//! - finding and opening the library ([`search`]): an override variable
+//! - finding and opening the library (what [`Library::get`] does on a
+//!   module's first call, and [`Loaded`] tells): an override variable
 //!   taking an absolute path only, a copy already loaded, the directory of a
 //!   loaded member of the CUDA family, pip wheels, conda, the system loader
-//!   (`LD_LIBRARY_PATH`), the toolkit ([`steps`]); only the header's major
+//!   (`LD_LIBRARY_PATH`), the toolkit; only the header's major
 //!   binds; the libraries it opens by name (NVRTC's builtins) loaded from
 //!   its own directory, best effort; a Python environment
 //!   above the program only if nobody else can write it (OpenSSH's
@@ -18,20 +19,30 @@
 //!   ([`Library::get`]);
 //! - binding one function on its first call and keeping every failure as a
 //!   typed value ([`Function::bind`], [`LoadError`]);
-//! - the typed layer ([`Error`], [`require`], [`preload_all`]), generic over
-//!   the module ([`Module`]);
+//! - the typed layer ([`Error`], [`Missing`]), generic over the module
+//!   ([`Module`]), which each module offers in its own words
+//!   (`cuda::require`, `cuda::preload_all`);
 //! - the driver's own pieces: the default-stream mode and its lookup by ABI
 //!   version (`cuGetProcAddress`), used only by modules whose library has them.
 //!
 //! The generated code calls into this crate; a program seldom needs to.
+//! What only generated code calls lives in a hidden module (`private`), and
+//! the search step by step, which `cushim doctor` shows, in another
+//! (`doctor`): neither is the program's API.
 //!
 //! All of that is the default feature `load`. Without it the crate holds only
 //! the description of a library ([`LibraryInfo`] and the types it is made
 //! of), which cushim prints into the modules it generates: a build script
 //! that depends on cushim compiles no libloading.
 
+// Bottom first: each module uses only the ones above it in this list
+// (`tests/layers.rs` checks it). The description alone without `load`.
+#[cfg(feature = "load")]
+mod admit;
 #[cfg(feature = "load")]
 mod api;
+#[cfg(feature = "load")]
+mod candidates;
 #[cfg(feature = "load")]
 mod entry;
 #[cfg(feature = "load")]
@@ -46,48 +57,67 @@ mod info;
 #[cfg(feature = "load")]
 mod library;
 #[cfg(feature = "load")]
+mod loaded;
+#[cfg(feature = "load")]
+mod loader;
+#[cfg(feature = "load")]
 mod search;
 #[cfg(feature = "load")]
 mod stream;
 #[cfg(feature = "load")]
 mod trust;
+#[cfg(feature = "load")]
+mod version;
 
-#[cfg(feature = "load")]
-pub use api::{
-    classify, function, is_available, preload_all, require, returned_fallback, status_fallback,
-    status_name, status_result, value_result, Error, Fallback, Missing, Module, Status, StatusText,
-};
-#[cfg(feature = "load")]
-pub use error::{Attempt, LoadError};
-
-/// `text`, which ends in a NUL, as a C string, at compile time: a shim
-/// whose C name, export and lookup name are its own Rust name spells them
-/// once (`concat!(stringify!(f), "\0")`).
-#[cfg(feature = "load")]
-#[doc(hidden)]
-#[must_use]
-pub const fn c_name(text: &'static str) -> &'static std::ffi::CStr {
-    match std::ffi::CStr::from_bytes_with_nul(text.as_bytes()) {
-        Ok(name) => name,
-        Err(_) => panic!("a C name ends in one NUL and holds no other"),
-    }
-}
-#[cfg(feature = "load")]
-pub use fmt::fmt_enum;
-#[cfg(feature = "load")]
-pub use function::{Facts, Function, Miss, Target};
+// The program's API: the description, a library's state and what its
+// search found, the shims' facts, and the typed layer's errors.
 pub use info::{
     version_text, Codes, LibraryInfo, Resolve, StreamMode, VersionQuery, STREAM_OFF, STREAM_ON,
     STREAM_VAR,
 };
 #[cfg(feature = "load")]
-pub use library::Library;
-#[cfg(feature = "load")]
-pub use search::{
-    candidates, library_override, search, steps, Candidate, Loaded, Search, Sibling, Through,
+pub use {
+    api::{Error, Missing, Module, Status},
+    error::{Attempt, LoadError},
+    function::{Facts, Function},
+    library::Library,
+    loaded::{Loaded, Sibling, Through},
+    stream::{stream_mode_from_env, stream_mode_from_environment, StreamModeLocked},
 };
+
+/// What generated modules call: not the program's API, which a module
+/// offers in its own words (`cuda::require`, `cuda::Error`). It changes with
+/// cushim, which generates the calls.
 #[cfg(feature = "load")]
-pub use stream::{
-    stream_mode_from_env, stream_mode_from_environment, stream_mode_warning, stream_warning_for,
-    StreamModeLocked,
-};
+#[doc(hidden)]
+pub mod private {
+    pub use crate::api::{
+        function, is_available, preload_all, require, returned_fallback, status_fallback,
+        status_result, value_result, Fallback, StatusText,
+    };
+    pub use crate::fmt::fmt_enum;
+    pub use crate::stream::stream_mode_warning;
+
+    /// `text`, which ends in a NUL, as a C string, at compile time: a shim
+    /// whose C name, export and lookup name are its own Rust name spells them
+    /// once (`concat!(stringify!(f), "\0")`).
+    #[must_use]
+    pub const fn c_name(text: &'static str) -> &'static std::ffi::CStr {
+        match std::ffi::CStr::from_bytes_with_nul(text.as_bytes()) {
+            Ok(name) => name,
+            Err(_) => panic!("a C name ends in one NUL and holds no other"),
+        }
+    }
+}
+
+/// The search as `cushim doctor` shows it: each step, each candidate, and
+/// one function's lookup. Not the program's API: a program asks its
+/// module's [`Library`] ([`Library::get`]), which searches once.
+#[cfg(feature = "load")]
+#[doc(hidden)]
+pub mod doctor {
+    pub use crate::candidates::{candidates, library_override, steps, Candidate};
+    pub use crate::loaded::{Miss, Target};
+    pub use crate::search::{search, Search};
+    pub use crate::stream::stream_warning_for;
+}

@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 
 use crate::error::LoadError;
 use crate::info::{LibraryInfo, StreamMode};
-use crate::search::{search_counting, Loaded};
-use crate::stream;
+use crate::loaded::Loaded;
+use crate::search::search_counting;
+use crate::stream::{ModeCell, StreamModeLocked};
 
 // The library is loaded once, published through an atomic pointer. Not a
 // OnceLock: a fork() while another thread is loading must not leave the
@@ -30,8 +31,8 @@ pub struct Library {
     last_error: AtomicPtr<LoadError>,
     reentrant: LoadError,
     forked: LoadError,
-    /// The default-stream mode and whether it is fixed (see `stream`).
-    pub(crate) mode: AtomicU8,
+    /// The default-stream mode and whether it is fixed.
+    mode: ModeCell,
     /// The next library in the list the fork handler walks.
     next: AtomicPtr<Library>,
     listed: AtomicBool,
@@ -101,7 +102,7 @@ impl Library {
             last_error: AtomicPtr::new(std::ptr::null_mut()),
             reentrant: LoadError::Reentrant { library: info },
             forked: LoadError::ForkedDuringLoad { library: info },
-            mode: AtomicU8::new(stream::UNSET),
+            mode: ModeCell::new(),
             next: AtomicPtr::new(std::ptr::null_mut()),
             listed: AtomicBool::new(false),
         }
@@ -199,14 +200,14 @@ impl Library {
     ///
     /// # Errors
     /// The mode in force, when a function is already bound.
-    pub fn set_stream_mode(&self, mode: StreamMode) -> Result<(), stream::StreamModeLocked> {
-        stream::set(self, mode)
+    pub fn set_stream_mode(&self, mode: StreamMode) -> Result<(), StreamModeLocked> {
+        self.mode.set(mode)
     }
 
     /// The mode in force, fixed from the first binding on.
     #[must_use]
     pub fn stream_mode(&self) -> StreamMode {
-        stream::current(self)
+        self.mode.current(self.info.default_stream)
     }
 
     /// Whether the per-thread variants are in force, fixing the mode as a
@@ -214,6 +215,11 @@ impl Library {
     /// its twin.
     #[must_use]
     pub fn per_thread_now(&self) -> bool {
-        stream::lock(self) == StreamMode::PerThread
+        self.lock_stream_mode() == StreamMode::PerThread
+    }
+
+    /// Fixes the mode, as the first binding does, and returns it.
+    pub(crate) fn lock_stream_mode(&self) -> StreamMode {
+        self.mode.lock(self.info.default_stream)
     }
 }

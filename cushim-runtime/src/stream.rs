@@ -3,10 +3,9 @@
 //! first binding.
 
 use std::fmt;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::info::{StreamMode, STREAM_OFF, STREAM_ON, STREAM_VAR};
-use crate::library::Library;
 
 /// `set_stream_mode` came after the first function was bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +77,7 @@ pub fn stream_warning_for(text: &str, default: StreamMode) -> Option<String> {
 }
 
 // The mode: unset, or a mode; LOCKED once the first function was bound.
-pub(crate) const UNSET: u8 = 0;
+const UNSET: u8 = 0;
 const LEGACY: u8 = 1;
 const PER_THREAD: u8 = 2;
 const LOCKED: u8 = 0x80;
@@ -98,52 +97,65 @@ fn bits_of(mode: StreamMode) -> u8 {
     }
 }
 
-/// The mode from [`STREAM_VAR`], else the generated default.
-fn initial(library: &Library) -> StreamMode {
-    stream_mode_from_environment().unwrap_or(library.info().default_stream)
-}
+/// One library's default-stream mode: unset, chosen, or fixed by its first
+/// binding. Unset, it is the one [`STREAM_VAR`] asks for, else `default`
+/// (the generated one).
+pub(crate) struct ModeCell(AtomicU8);
 
-pub(crate) fn set(library: &Library, mode: StreamMode) -> Result<(), StreamModeLocked> {
-    let mut current = library.mode.load(Ordering::Acquire);
-    loop {
-        if current & LOCKED != 0 {
-            return Err(StreamModeLocked {
-                requested: mode,
-                current: mode_of(current).unwrap_or(StreamMode::Legacy),
-            });
+impl ModeCell {
+    pub(crate) const fn new() -> ModeCell {
+        ModeCell(AtomicU8::new(UNSET))
+    }
+
+    /// Chooses the mode, unless the first binding fixed one already.
+    pub(crate) fn set(&self, mode: StreamMode) -> Result<(), StreamModeLocked> {
+        let mut current = self.0.load(Ordering::Acquire);
+        loop {
+            if current & LOCKED != 0 {
+                return Err(StreamModeLocked {
+                    requested: mode,
+                    current: mode_of(current).unwrap_or(StreamMode::Legacy),
+                });
+            }
+            match self.0.compare_exchange(
+                current,
+                bits_of(mode),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(now) => current = now,
+            }
         }
-        match library.mode.compare_exchange(
-            current,
-            bits_of(mode),
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            Ok(_) => return Ok(()),
-            Err(now) => current = now,
+    }
+
+    /// The mode in force now.
+    pub(crate) fn current(&self, default: StreamMode) -> StreamMode {
+        mode_of(self.0.load(Ordering::Acquire)).unwrap_or_else(|| initial(default))
+    }
+
+    /// Fixes the mode (first binding) and returns it.
+    pub(crate) fn lock(&self, default: StreamMode) -> StreamMode {
+        let mut current = self.0.load(Ordering::Acquire);
+        loop {
+            if current & LOCKED != 0 {
+                return mode_of(current).unwrap_or(StreamMode::Legacy);
+            }
+            let mode = mode_of(current).unwrap_or_else(|| initial(default));
+            match self.0.compare_exchange(
+                current,
+                bits_of(mode) | LOCKED,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return mode,
+                Err(now) => current = now,
+            }
         }
     }
 }
 
-pub(crate) fn current(library: &Library) -> StreamMode {
-    mode_of(library.mode.load(Ordering::Acquire)).unwrap_or_else(|| initial(library))
-}
-
-/// Fixes the mode (first binding) and returns it.
-pub(crate) fn lock(library: &Library) -> StreamMode {
-    let mut current = library.mode.load(Ordering::Acquire);
-    loop {
-        if current & LOCKED != 0 {
-            return mode_of(current).unwrap_or(StreamMode::Legacy);
-        }
-        let mode = mode_of(current).unwrap_or_else(|| initial(library));
-        match library.mode.compare_exchange(
-            current,
-            bits_of(mode) | LOCKED,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            Ok(_) => return mode,
-            Err(now) => current = now,
-        }
-    }
+/// The mode from [`STREAM_VAR`], else `default`.
+fn initial(default: StreamMode) -> StreamMode {
+    stream_mode_from_environment().unwrap_or(default)
 }

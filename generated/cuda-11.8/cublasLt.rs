@@ -211,7 +211,7 @@ impl cudaDataType_t {
 pub struct cudaDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2")], false)
     }
 }
 impl libraryPropertyType_t {
@@ -224,7 +224,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl cublasStatus_t {
@@ -244,7 +244,7 @@ impl cublasStatus_t {
 pub struct cublasStatus_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasStatus_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasStatus_t", self.0, &[(0, "CUBLAS_STATUS_SUCCESS"), (1, "CUBLAS_STATUS_NOT_INITIALIZED"), (3, "CUBLAS_STATUS_ALLOC_FAILED"), (7, "CUBLAS_STATUS_INVALID_VALUE"), (8, "CUBLAS_STATUS_ARCH_MISMATCH"), (11, "CUBLAS_STATUS_MAPPING_ERROR"), (13, "CUBLAS_STATUS_EXECUTION_FAILED"), (14, "CUBLAS_STATUS_INTERNAL_ERROR"), (15, "CUBLAS_STATUS_NOT_SUPPORTED"), (16, "CUBLAS_STATUS_LICENSE_ERROR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasStatus_t", self.0, &[(0, "CUBLAS_STATUS_SUCCESS"), (1, "CUBLAS_STATUS_NOT_INITIALIZED"), (3, "CUBLAS_STATUS_ALLOC_FAILED"), (7, "CUBLAS_STATUS_INVALID_VALUE"), (8, "CUBLAS_STATUS_ARCH_MISMATCH"), (11, "CUBLAS_STATUS_MAPPING_ERROR"), (13, "CUBLAS_STATUS_EXECUTION_FAILED"), (14, "CUBLAS_STATUS_INTERNAL_ERROR"), (15, "CUBLAS_STATUS_NOT_SUPPORTED"), (16, "CUBLAS_STATUS_LICENSE_ERROR")], false)
     }
 }
 impl cublasComputeType_t {
@@ -265,7 +265,7 @@ impl cublasComputeType_t {
 pub struct cublasComputeType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasComputeType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasComputeType_t", self.0, &[(64, "CUBLAS_COMPUTE_16F"), (65, "CUBLAS_COMPUTE_16F_PEDANTIC"), (68, "CUBLAS_COMPUTE_32F"), (69, "CUBLAS_COMPUTE_32F_PEDANTIC"), (74, "CUBLAS_COMPUTE_32F_FAST_16F"), (75, "CUBLAS_COMPUTE_32F_FAST_16BF"), (77, "CUBLAS_COMPUTE_32F_FAST_TF32"), (70, "CUBLAS_COMPUTE_64F"), (71, "CUBLAS_COMPUTE_64F_PEDANTIC"), (72, "CUBLAS_COMPUTE_32I"), (73, "CUBLAS_COMPUTE_32I_PEDANTIC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasComputeType_t", self.0, &[(64, "CUBLAS_COMPUTE_16F"), (65, "CUBLAS_COMPUTE_16F_PEDANTIC"), (68, "CUBLAS_COMPUTE_32F"), (69, "CUBLAS_COMPUTE_32F_PEDANTIC"), (74, "CUBLAS_COMPUTE_32F_FAST_16F"), (75, "CUBLAS_COMPUTE_32F_FAST_16BF"), (77, "CUBLAS_COMPUTE_32F_FAST_TF32"), (70, "CUBLAS_COMPUTE_64F"), (71, "CUBLAS_COMPUTE_64F_PEDANTIC"), (72, "CUBLAS_COMPUTE_32I"), (73, "CUBLAS_COMPUTE_32I_PEDANTIC")], false)
     }
 }
 impl cublasLtMatmulTile_t {
@@ -310,7 +310,7 @@ impl cublasLtMatmulTile_t {
 pub struct cublasLtMatmulTile_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulTile_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulTile_t", self.0, &[(0, "CUBLASLT_MATMUL_TILE_UNDEFINED"), (1, "CUBLASLT_MATMUL_TILE_8x8"), (2, "CUBLASLT_MATMUL_TILE_8x16"), (3, "CUBLASLT_MATMUL_TILE_16x8"), (4, "CUBLASLT_MATMUL_TILE_8x32"), (5, "CUBLASLT_MATMUL_TILE_16x16"), (6, "CUBLASLT_MATMUL_TILE_32x8"), (7, "CUBLASLT_MATMUL_TILE_8x64"), (8, "CUBLASLT_MATMUL_TILE_16x32"), (9, "CUBLASLT_MATMUL_TILE_32x16"), (10, "CUBLASLT_MATMUL_TILE_64x8"), (11, "CUBLASLT_MATMUL_TILE_32x32"), (12, "CUBLASLT_MATMUL_TILE_32x64"), (13, "CUBLASLT_MATMUL_TILE_64x32"), (14, "CUBLASLT_MATMUL_TILE_32x128"), (15, "CUBLASLT_MATMUL_TILE_64x64"), (16, "CUBLASLT_MATMUL_TILE_128x32"), (17, "CUBLASLT_MATMUL_TILE_64x128"), (18, "CUBLASLT_MATMUL_TILE_128x64"), (19, "CUBLASLT_MATMUL_TILE_64x256"), (20, "CUBLASLT_MATMUL_TILE_128x128"), (21, "CUBLASLT_MATMUL_TILE_256x64"), (22, "CUBLASLT_MATMUL_TILE_64x512"), (23, "CUBLASLT_MATMUL_TILE_128x256"), (24, "CUBLASLT_MATMUL_TILE_256x128"), (25, "CUBLASLT_MATMUL_TILE_512x64"), (26, "CUBLASLT_MATMUL_TILE_64x96"), (27, "CUBLASLT_MATMUL_TILE_96x64"), (28, "CUBLASLT_MATMUL_TILE_96x128"), (29, "CUBLASLT_MATMUL_TILE_128x160"), (30, "CUBLASLT_MATMUL_TILE_160x128"), (31, "CUBLASLT_MATMUL_TILE_192x128"), (32, "CUBLASLT_MATMUL_TILE_128x192"), (33, "CUBLASLT_MATMUL_TILE_128x96"), (34, "CUBLASLT_MATMUL_TILE_END")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulTile_t", self.0, &[(0, "CUBLASLT_MATMUL_TILE_UNDEFINED"), (1, "CUBLASLT_MATMUL_TILE_8x8"), (2, "CUBLASLT_MATMUL_TILE_8x16"), (3, "CUBLASLT_MATMUL_TILE_16x8"), (4, "CUBLASLT_MATMUL_TILE_8x32"), (5, "CUBLASLT_MATMUL_TILE_16x16"), (6, "CUBLASLT_MATMUL_TILE_32x8"), (7, "CUBLASLT_MATMUL_TILE_8x64"), (8, "CUBLASLT_MATMUL_TILE_16x32"), (9, "CUBLASLT_MATMUL_TILE_32x16"), (10, "CUBLASLT_MATMUL_TILE_64x8"), (11, "CUBLASLT_MATMUL_TILE_32x32"), (12, "CUBLASLT_MATMUL_TILE_32x64"), (13, "CUBLASLT_MATMUL_TILE_64x32"), (14, "CUBLASLT_MATMUL_TILE_32x128"), (15, "CUBLASLT_MATMUL_TILE_64x64"), (16, "CUBLASLT_MATMUL_TILE_128x32"), (17, "CUBLASLT_MATMUL_TILE_64x128"), (18, "CUBLASLT_MATMUL_TILE_128x64"), (19, "CUBLASLT_MATMUL_TILE_64x256"), (20, "CUBLASLT_MATMUL_TILE_128x128"), (21, "CUBLASLT_MATMUL_TILE_256x64"), (22, "CUBLASLT_MATMUL_TILE_64x512"), (23, "CUBLASLT_MATMUL_TILE_128x256"), (24, "CUBLASLT_MATMUL_TILE_256x128"), (25, "CUBLASLT_MATMUL_TILE_512x64"), (26, "CUBLASLT_MATMUL_TILE_64x96"), (27, "CUBLASLT_MATMUL_TILE_96x64"), (28, "CUBLASLT_MATMUL_TILE_96x128"), (29, "CUBLASLT_MATMUL_TILE_128x160"), (30, "CUBLASLT_MATMUL_TILE_160x128"), (31, "CUBLASLT_MATMUL_TILE_192x128"), (32, "CUBLASLT_MATMUL_TILE_128x192"), (33, "CUBLASLT_MATMUL_TILE_128x96"), (34, "CUBLASLT_MATMUL_TILE_END")], false)
     }
 }
 impl cublasLtMatmulStages_t {
@@ -358,7 +358,7 @@ impl cublasLtMatmulStages_t {
 pub struct cublasLtMatmulStages_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulStages_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulStages_t", self.0, &[(0, "CUBLASLT_MATMUL_STAGES_UNDEFINED"), (1, "CUBLASLT_MATMUL_STAGES_16x1"), (2, "CUBLASLT_MATMUL_STAGES_16x2"), (3, "CUBLASLT_MATMUL_STAGES_16x3"), (4, "CUBLASLT_MATMUL_STAGES_16x4"), (5, "CUBLASLT_MATMUL_STAGES_16x5"), (6, "CUBLASLT_MATMUL_STAGES_16x6"), (7, "CUBLASLT_MATMUL_STAGES_32x1"), (8, "CUBLASLT_MATMUL_STAGES_32x2"), (9, "CUBLASLT_MATMUL_STAGES_32x3"), (10, "CUBLASLT_MATMUL_STAGES_32x4"), (11, "CUBLASLT_MATMUL_STAGES_32x5"), (12, "CUBLASLT_MATMUL_STAGES_32x6"), (13, "CUBLASLT_MATMUL_STAGES_64x1"), (14, "CUBLASLT_MATMUL_STAGES_64x2"), (15, "CUBLASLT_MATMUL_STAGES_64x3"), (16, "CUBLASLT_MATMUL_STAGES_64x4"), (17, "CUBLASLT_MATMUL_STAGES_64x5"), (18, "CUBLASLT_MATMUL_STAGES_64x6"), (19, "CUBLASLT_MATMUL_STAGES_128x1"), (20, "CUBLASLT_MATMUL_STAGES_128x2"), (21, "CUBLASLT_MATMUL_STAGES_128x3"), (22, "CUBLASLT_MATMUL_STAGES_128x4"), (23, "CUBLASLT_MATMUL_STAGES_128x5"), (24, "CUBLASLT_MATMUL_STAGES_128x6"), (25, "CUBLASLT_MATMUL_STAGES_32x10"), (26, "CUBLASLT_MATMUL_STAGES_8x4"), (27, "CUBLASLT_MATMUL_STAGES_16x10"), (28, "CUBLASLT_MATMUL_STAGES_8x5"), (29, "CUBLASLT_MATMUL_STAGES_16x80"), (30, "CUBLASLT_MATMUL_STAGES_64x80"), (31, "CUBLASLT_MATMUL_STAGES_8x3"), (32, "CUBLASLT_MATMUL_STAGES_8xAUTO"), (33, "CUBLASLT_MATMUL_STAGES_16xAUTO"), (34, "CUBLASLT_MATMUL_STAGES_32xAUTO"), (35, "CUBLASLT_MATMUL_STAGES_64xAUTO"), (36, "CUBLASLT_MATMUL_STAGES_128xAUTO"), (37, "CUBLASLT_MATMUL_STAGES_END")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulStages_t", self.0, &[(0, "CUBLASLT_MATMUL_STAGES_UNDEFINED"), (1, "CUBLASLT_MATMUL_STAGES_16x1"), (2, "CUBLASLT_MATMUL_STAGES_16x2"), (3, "CUBLASLT_MATMUL_STAGES_16x3"), (4, "CUBLASLT_MATMUL_STAGES_16x4"), (5, "CUBLASLT_MATMUL_STAGES_16x5"), (6, "CUBLASLT_MATMUL_STAGES_16x6"), (7, "CUBLASLT_MATMUL_STAGES_32x1"), (8, "CUBLASLT_MATMUL_STAGES_32x2"), (9, "CUBLASLT_MATMUL_STAGES_32x3"), (10, "CUBLASLT_MATMUL_STAGES_32x4"), (11, "CUBLASLT_MATMUL_STAGES_32x5"), (12, "CUBLASLT_MATMUL_STAGES_32x6"), (13, "CUBLASLT_MATMUL_STAGES_64x1"), (14, "CUBLASLT_MATMUL_STAGES_64x2"), (15, "CUBLASLT_MATMUL_STAGES_64x3"), (16, "CUBLASLT_MATMUL_STAGES_64x4"), (17, "CUBLASLT_MATMUL_STAGES_64x5"), (18, "CUBLASLT_MATMUL_STAGES_64x6"), (19, "CUBLASLT_MATMUL_STAGES_128x1"), (20, "CUBLASLT_MATMUL_STAGES_128x2"), (21, "CUBLASLT_MATMUL_STAGES_128x3"), (22, "CUBLASLT_MATMUL_STAGES_128x4"), (23, "CUBLASLT_MATMUL_STAGES_128x5"), (24, "CUBLASLT_MATMUL_STAGES_128x6"), (25, "CUBLASLT_MATMUL_STAGES_32x10"), (26, "CUBLASLT_MATMUL_STAGES_8x4"), (27, "CUBLASLT_MATMUL_STAGES_16x10"), (28, "CUBLASLT_MATMUL_STAGES_8x5"), (29, "CUBLASLT_MATMUL_STAGES_16x80"), (30, "CUBLASLT_MATMUL_STAGES_64x80"), (31, "CUBLASLT_MATMUL_STAGES_8x3"), (32, "CUBLASLT_MATMUL_STAGES_8xAUTO"), (33, "CUBLASLT_MATMUL_STAGES_16xAUTO"), (34, "CUBLASLT_MATMUL_STAGES_32xAUTO"), (35, "CUBLASLT_MATMUL_STAGES_64xAUTO"), (36, "CUBLASLT_MATMUL_STAGES_128xAUTO"), (37, "CUBLASLT_MATMUL_STAGES_END")], false)
     }
 }
 impl cublasLtClusterShape_t {
@@ -420,7 +420,7 @@ impl cublasLtClusterShape_t {
 pub struct cublasLtClusterShape_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtClusterShape_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtClusterShape_t", self.0, &[(0, "CUBLASLT_CLUSTER_SHAPE_AUTO"), (2, "CUBLASLT_CLUSTER_SHAPE_1x1x1"), (3, "CUBLASLT_CLUSTER_SHAPE_2x1x1"), (4, "CUBLASLT_CLUSTER_SHAPE_4x1x1"), (5, "CUBLASLT_CLUSTER_SHAPE_1x2x1"), (6, "CUBLASLT_CLUSTER_SHAPE_2x2x1"), (7, "CUBLASLT_CLUSTER_SHAPE_4x2x1"), (8, "CUBLASLT_CLUSTER_SHAPE_1x4x1"), (9, "CUBLASLT_CLUSTER_SHAPE_2x4x1"), (10, "CUBLASLT_CLUSTER_SHAPE_4x4x1"), (11, "CUBLASLT_CLUSTER_SHAPE_8x1x1"), (12, "CUBLASLT_CLUSTER_SHAPE_1x8x1"), (13, "CUBLASLT_CLUSTER_SHAPE_8x2x1"), (14, "CUBLASLT_CLUSTER_SHAPE_2x8x1"), (15, "CUBLASLT_CLUSTER_SHAPE_16x1x1"), (16, "CUBLASLT_CLUSTER_SHAPE_1x16x1"), (17, "CUBLASLT_CLUSTER_SHAPE_3x1x1"), (18, "CUBLASLT_CLUSTER_SHAPE_5x1x1"), (19, "CUBLASLT_CLUSTER_SHAPE_6x1x1"), (20, "CUBLASLT_CLUSTER_SHAPE_7x1x1"), (21, "CUBLASLT_CLUSTER_SHAPE_9x1x1"), (22, "CUBLASLT_CLUSTER_SHAPE_10x1x1"), (23, "CUBLASLT_CLUSTER_SHAPE_11x1x1"), (24, "CUBLASLT_CLUSTER_SHAPE_12x1x1"), (25, "CUBLASLT_CLUSTER_SHAPE_13x1x1"), (26, "CUBLASLT_CLUSTER_SHAPE_14x1x1"), (27, "CUBLASLT_CLUSTER_SHAPE_15x1x1"), (28, "CUBLASLT_CLUSTER_SHAPE_3x2x1"), (29, "CUBLASLT_CLUSTER_SHAPE_5x2x1"), (30, "CUBLASLT_CLUSTER_SHAPE_6x2x1"), (31, "CUBLASLT_CLUSTER_SHAPE_7x2x1"), (32, "CUBLASLT_CLUSTER_SHAPE_1x3x1"), (33, "CUBLASLT_CLUSTER_SHAPE_2x3x1"), (34, "CUBLASLT_CLUSTER_SHAPE_3x3x1"), (35, "CUBLASLT_CLUSTER_SHAPE_4x3x1"), (36, "CUBLASLT_CLUSTER_SHAPE_5x3x1"), (37, "CUBLASLT_CLUSTER_SHAPE_3x4x1"), (38, "CUBLASLT_CLUSTER_SHAPE_1x5x1"), (39, "CUBLASLT_CLUSTER_SHAPE_2x5x1"), (40, "CUBLASLT_CLUSTER_SHAPE_3x5x1"), (41, "CUBLASLT_CLUSTER_SHAPE_1x6x1"), (42, "CUBLASLT_CLUSTER_SHAPE_2x6x1"), (43, "CUBLASLT_CLUSTER_SHAPE_1x7x1"), (44, "CUBLASLT_CLUSTER_SHAPE_2x7x1"), (45, "CUBLASLT_CLUSTER_SHAPE_1x9x1"), (46, "CUBLASLT_CLUSTER_SHAPE_1x10x1"), (47, "CUBLASLT_CLUSTER_SHAPE_1x11x1"), (48, "CUBLASLT_CLUSTER_SHAPE_1x12x1"), (49, "CUBLASLT_CLUSTER_SHAPE_1x13x1"), (50, "CUBLASLT_CLUSTER_SHAPE_1x14x1"), (51, "CUBLASLT_CLUSTER_SHAPE_1x15x1"), (52, "CUBLASLT_CLUSTER_SHAPE_END")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtClusterShape_t", self.0, &[(0, "CUBLASLT_CLUSTER_SHAPE_AUTO"), (2, "CUBLASLT_CLUSTER_SHAPE_1x1x1"), (3, "CUBLASLT_CLUSTER_SHAPE_2x1x1"), (4, "CUBLASLT_CLUSTER_SHAPE_4x1x1"), (5, "CUBLASLT_CLUSTER_SHAPE_1x2x1"), (6, "CUBLASLT_CLUSTER_SHAPE_2x2x1"), (7, "CUBLASLT_CLUSTER_SHAPE_4x2x1"), (8, "CUBLASLT_CLUSTER_SHAPE_1x4x1"), (9, "CUBLASLT_CLUSTER_SHAPE_2x4x1"), (10, "CUBLASLT_CLUSTER_SHAPE_4x4x1"), (11, "CUBLASLT_CLUSTER_SHAPE_8x1x1"), (12, "CUBLASLT_CLUSTER_SHAPE_1x8x1"), (13, "CUBLASLT_CLUSTER_SHAPE_8x2x1"), (14, "CUBLASLT_CLUSTER_SHAPE_2x8x1"), (15, "CUBLASLT_CLUSTER_SHAPE_16x1x1"), (16, "CUBLASLT_CLUSTER_SHAPE_1x16x1"), (17, "CUBLASLT_CLUSTER_SHAPE_3x1x1"), (18, "CUBLASLT_CLUSTER_SHAPE_5x1x1"), (19, "CUBLASLT_CLUSTER_SHAPE_6x1x1"), (20, "CUBLASLT_CLUSTER_SHAPE_7x1x1"), (21, "CUBLASLT_CLUSTER_SHAPE_9x1x1"), (22, "CUBLASLT_CLUSTER_SHAPE_10x1x1"), (23, "CUBLASLT_CLUSTER_SHAPE_11x1x1"), (24, "CUBLASLT_CLUSTER_SHAPE_12x1x1"), (25, "CUBLASLT_CLUSTER_SHAPE_13x1x1"), (26, "CUBLASLT_CLUSTER_SHAPE_14x1x1"), (27, "CUBLASLT_CLUSTER_SHAPE_15x1x1"), (28, "CUBLASLT_CLUSTER_SHAPE_3x2x1"), (29, "CUBLASLT_CLUSTER_SHAPE_5x2x1"), (30, "CUBLASLT_CLUSTER_SHAPE_6x2x1"), (31, "CUBLASLT_CLUSTER_SHAPE_7x2x1"), (32, "CUBLASLT_CLUSTER_SHAPE_1x3x1"), (33, "CUBLASLT_CLUSTER_SHAPE_2x3x1"), (34, "CUBLASLT_CLUSTER_SHAPE_3x3x1"), (35, "CUBLASLT_CLUSTER_SHAPE_4x3x1"), (36, "CUBLASLT_CLUSTER_SHAPE_5x3x1"), (37, "CUBLASLT_CLUSTER_SHAPE_3x4x1"), (38, "CUBLASLT_CLUSTER_SHAPE_1x5x1"), (39, "CUBLASLT_CLUSTER_SHAPE_2x5x1"), (40, "CUBLASLT_CLUSTER_SHAPE_3x5x1"), (41, "CUBLASLT_CLUSTER_SHAPE_1x6x1"), (42, "CUBLASLT_CLUSTER_SHAPE_2x6x1"), (43, "CUBLASLT_CLUSTER_SHAPE_1x7x1"), (44, "CUBLASLT_CLUSTER_SHAPE_2x7x1"), (45, "CUBLASLT_CLUSTER_SHAPE_1x9x1"), (46, "CUBLASLT_CLUSTER_SHAPE_1x10x1"), (47, "CUBLASLT_CLUSTER_SHAPE_1x11x1"), (48, "CUBLASLT_CLUSTER_SHAPE_1x12x1"), (49, "CUBLASLT_CLUSTER_SHAPE_1x13x1"), (50, "CUBLASLT_CLUSTER_SHAPE_1x14x1"), (51, "CUBLASLT_CLUSTER_SHAPE_1x15x1"), (52, "CUBLASLT_CLUSTER_SHAPE_END")], false)
     }
 }
 impl cublasLtMatmulInnerShape_t {
@@ -436,7 +436,7 @@ impl cublasLtMatmulInnerShape_t {
 pub struct cublasLtMatmulInnerShape_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulInnerShape_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulInnerShape_t", self.0, &[(0, "CUBLASLT_MATMUL_INNER_SHAPE_UNDEFINED"), (1, "CUBLASLT_MATMUL_INNER_SHAPE_MMA884"), (2, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1684"), (3, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1688"), (4, "CUBLASLT_MATMUL_INNER_SHAPE_MMA16816"), (5, "CUBLASLT_MATMUL_INNER_SHAPE_END")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulInnerShape_t", self.0, &[(0, "CUBLASLT_MATMUL_INNER_SHAPE_UNDEFINED"), (1, "CUBLASLT_MATMUL_INNER_SHAPE_MMA884"), (2, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1684"), (3, "CUBLASLT_MATMUL_INNER_SHAPE_MMA1688"), (4, "CUBLASLT_MATMUL_INNER_SHAPE_MMA16816"), (5, "CUBLASLT_MATMUL_INNER_SHAPE_END")], false)
     }
 }
 impl cublasLtPointerMode_t {
@@ -451,7 +451,7 @@ impl cublasLtPointerMode_t {
 pub struct cublasLtPointerMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtPointerMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtPointerMode_t", self.0, &[(0, "CUBLASLT_POINTER_MODE_HOST"), (1, "CUBLASLT_POINTER_MODE_DEVICE"), (2, "CUBLASLT_POINTER_MODE_DEVICE_VECTOR"), (3, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (4, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtPointerMode_t", self.0, &[(0, "CUBLASLT_POINTER_MODE_HOST"), (1, "CUBLASLT_POINTER_MODE_DEVICE"), (2, "CUBLASLT_POINTER_MODE_DEVICE_VECTOR"), (3, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (4, "CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
     }
 }
 impl cublasLtPointerModeMask_t {
@@ -467,7 +467,7 @@ impl cublasLtPointerModeMask_t {
 pub struct cublasLtPointerModeMask_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtPointerModeMask_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtPointerModeMask_t", self.0, &[(0, "CUBLASLT_POINTER_MODE_MASK_NO_FILTERING"), (1, "CUBLASLT_POINTER_MODE_MASK_HOST"), (2, "CUBLASLT_POINTER_MODE_MASK_DEVICE"), (4, "CUBLASLT_POINTER_MODE_MASK_DEVICE_VECTOR"), (8, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (16, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtPointerModeMask_t", self.0, &[(0, "CUBLASLT_POINTER_MODE_MASK_NO_FILTERING"), (1, "CUBLASLT_POINTER_MODE_MASK_HOST"), (2, "CUBLASLT_POINTER_MODE_MASK_DEVICE"), (4, "CUBLASLT_POINTER_MODE_MASK_DEVICE_VECTOR"), (8, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_ZERO"), (16, "CUBLASLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_HOST")], false)
     }
 }
 impl cublasLtOrder_t {
@@ -482,7 +482,7 @@ impl cublasLtOrder_t {
 pub struct cublasLtOrder_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtOrder_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtOrder_t", self.0, &[(0, "CUBLASLT_ORDER_COL"), (1, "CUBLASLT_ORDER_ROW"), (2, "CUBLASLT_ORDER_COL32"), (3, "CUBLASLT_ORDER_COL4_4R2_8C"), (4, "CUBLASLT_ORDER_COL32_2R_4R4")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtOrder_t", self.0, &[(0, "CUBLASLT_ORDER_COL"), (1, "CUBLASLT_ORDER_ROW"), (2, "CUBLASLT_ORDER_COL32"), (3, "CUBLASLT_ORDER_COL4_4R2_8C"), (4, "CUBLASLT_ORDER_COL32_2R_4R4")], false)
     }
 }
 impl cublasLtMatrixLayoutAttribute_t {
@@ -500,7 +500,7 @@ impl cublasLtMatrixLayoutAttribute_t {
 pub struct cublasLtMatrixLayoutAttribute_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatrixLayoutAttribute_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatrixLayoutAttribute_t", self.0, &[(0, "CUBLASLT_MATRIX_LAYOUT_TYPE"), (1, "CUBLASLT_MATRIX_LAYOUT_ORDER"), (2, "CUBLASLT_MATRIX_LAYOUT_ROWS"), (3, "CUBLASLT_MATRIX_LAYOUT_COLS"), (4, "CUBLASLT_MATRIX_LAYOUT_LD"), (5, "CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT"), (6, "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET"), (7, "CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatrixLayoutAttribute_t", self.0, &[(0, "CUBLASLT_MATRIX_LAYOUT_TYPE"), (1, "CUBLASLT_MATRIX_LAYOUT_ORDER"), (2, "CUBLASLT_MATRIX_LAYOUT_ROWS"), (3, "CUBLASLT_MATRIX_LAYOUT_COLS"), (4, "CUBLASLT_MATRIX_LAYOUT_LD"), (5, "CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT"), (6, "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET"), (7, "CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET")], false)
     }
 }
 impl cublasLtMatmulDescAttributes_t {
@@ -535,7 +535,7 @@ impl cublasLtMatmulDescAttributes_t {
 pub struct cublasLtMatmulDescAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulDescAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulDescAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE"), (1, "CUBLASLT_MATMUL_DESC_SCALE_TYPE"), (2, "CUBLASLT_MATMUL_DESC_POINTER_MODE"), (3, "CUBLASLT_MATMUL_DESC_TRANSA"), (4, "CUBLASLT_MATMUL_DESC_TRANSB"), (5, "CUBLASLT_MATMUL_DESC_TRANSC"), (6, "CUBLASLT_MATMUL_DESC_FILL_MODE"), (7, "CUBLASLT_MATMUL_DESC_EPILOGUE"), (8, "CUBLASLT_MATMUL_DESC_BIAS_POINTER"), (10, "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE"), (11, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER"), (12, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD"), (13, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE"), (14, "CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE"), (15, "CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET"), (17, "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER"), (18, "CUBLASLT_MATMUL_DESC_B_SCALE_POINTER"), (19, "CUBLASLT_MATMUL_DESC_C_SCALE_POINTER"), (20, "CUBLASLT_MATMUL_DESC_D_SCALE_POINTER"), (21, "CUBLASLT_MATMUL_DESC_AMAX_D_POINTER"), (22, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE"), (23, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER"), (24, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER"), (25, "CUBLASLT_MATMUL_DESC_FAST_ACCUM"), (26, "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulDescAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE"), (1, "CUBLASLT_MATMUL_DESC_SCALE_TYPE"), (2, "CUBLASLT_MATMUL_DESC_POINTER_MODE"), (3, "CUBLASLT_MATMUL_DESC_TRANSA"), (4, "CUBLASLT_MATMUL_DESC_TRANSB"), (5, "CUBLASLT_MATMUL_DESC_TRANSC"), (6, "CUBLASLT_MATMUL_DESC_FILL_MODE"), (7, "CUBLASLT_MATMUL_DESC_EPILOGUE"), (8, "CUBLASLT_MATMUL_DESC_BIAS_POINTER"), (10, "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE"), (11, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER"), (12, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD"), (13, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE"), (14, "CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE"), (15, "CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET"), (17, "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER"), (18, "CUBLASLT_MATMUL_DESC_B_SCALE_POINTER"), (19, "CUBLASLT_MATMUL_DESC_C_SCALE_POINTER"), (20, "CUBLASLT_MATMUL_DESC_D_SCALE_POINTER"), (21, "CUBLASLT_MATMUL_DESC_AMAX_D_POINTER"), (22, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE"), (23, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER"), (24, "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER"), (25, "CUBLASLT_MATMUL_DESC_FAST_ACCUM"), (26, "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE")], false)
     }
 }
 impl cublasLtMatrixTransformDescAttributes_t {
@@ -549,7 +549,7 @@ impl cublasLtMatrixTransformDescAttributes_t {
 pub struct cublasLtMatrixTransformDescAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatrixTransformDescAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatrixTransformDescAttributes_t", self.0, &[(0, "CUBLASLT_MATRIX_TRANSFORM_DESC_SCALE_TYPE"), (1, "CUBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE"), (2, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA"), (3, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatrixTransformDescAttributes_t", self.0, &[(0, "CUBLASLT_MATRIX_TRANSFORM_DESC_SCALE_TYPE"), (1, "CUBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE"), (2, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA"), (3, "CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB")], false)
     }
 }
 impl cublasLt3mMode_t {
@@ -561,7 +561,7 @@ impl cublasLt3mMode_t {
 pub struct cublasLt3mMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLt3mMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLt3mMode_t", self.0, &[(0, "CUBLASLT_3M_MODE_DISALLOWED"), (1, "CUBLASLT_3M_MODE_ALLOWED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLt3mMode_t", self.0, &[(0, "CUBLASLT_3M_MODE_DISALLOWED"), (1, "CUBLASLT_3M_MODE_ALLOWED")], false)
     }
 }
 impl cublasLtReductionScheme_t {
@@ -576,7 +576,7 @@ impl cublasLtReductionScheme_t {
 pub struct cublasLtReductionScheme_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtReductionScheme_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtReductionScheme_t", self.0, &[(0, "CUBLASLT_REDUCTION_SCHEME_NONE"), (1, "CUBLASLT_REDUCTION_SCHEME_INPLACE"), (2, "CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE"), (4, "CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE"), (7, "CUBLASLT_REDUCTION_SCHEME_MASK")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtReductionScheme_t", self.0, &[(0, "CUBLASLT_REDUCTION_SCHEME_NONE"), (1, "CUBLASLT_REDUCTION_SCHEME_INPLACE"), (2, "CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE"), (4, "CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE"), (7, "CUBLASLT_REDUCTION_SCHEME_MASK")], false)
     }
 }
 impl cublasLtEpilogue_t {
@@ -602,7 +602,7 @@ impl cublasLtEpilogue_t {
 pub struct cublasLtEpilogue_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtEpilogue_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtEpilogue_t", self.0, &[(1, "CUBLASLT_EPILOGUE_DEFAULT"), (2, "CUBLASLT_EPILOGUE_RELU"), (130, "CUBLASLT_EPILOGUE_RELU_AUX"), (4, "CUBLASLT_EPILOGUE_BIAS"), (6, "CUBLASLT_EPILOGUE_RELU_BIAS"), (134, "CUBLASLT_EPILOGUE_RELU_AUX_BIAS"), (136, "CUBLASLT_EPILOGUE_DRELU"), (152, "CUBLASLT_EPILOGUE_DRELU_BGRAD"), (32, "CUBLASLT_EPILOGUE_GELU"), (160, "CUBLASLT_EPILOGUE_GELU_AUX"), (36, "CUBLASLT_EPILOGUE_GELU_BIAS"), (164, "CUBLASLT_EPILOGUE_GELU_AUX_BIAS"), (192, "CUBLASLT_EPILOGUE_DGELU"), (208, "CUBLASLT_EPILOGUE_DGELU_BGRAD"), (256, "CUBLASLT_EPILOGUE_BGRADA"), (512, "CUBLASLT_EPILOGUE_BGRADB")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtEpilogue_t", self.0, &[(1, "CUBLASLT_EPILOGUE_DEFAULT"), (2, "CUBLASLT_EPILOGUE_RELU"), (130, "CUBLASLT_EPILOGUE_RELU_AUX"), (4, "CUBLASLT_EPILOGUE_BIAS"), (6, "CUBLASLT_EPILOGUE_RELU_BIAS"), (134, "CUBLASLT_EPILOGUE_RELU_AUX_BIAS"), (136, "CUBLASLT_EPILOGUE_DRELU"), (152, "CUBLASLT_EPILOGUE_DRELU_BGRAD"), (32, "CUBLASLT_EPILOGUE_GELU"), (160, "CUBLASLT_EPILOGUE_GELU_AUX"), (36, "CUBLASLT_EPILOGUE_GELU_BIAS"), (164, "CUBLASLT_EPILOGUE_GELU_AUX_BIAS"), (192, "CUBLASLT_EPILOGUE_DGELU"), (208, "CUBLASLT_EPILOGUE_DGELU_BGRAD"), (256, "CUBLASLT_EPILOGUE_BGRADA"), (512, "CUBLASLT_EPILOGUE_BGRADB")], false)
     }
 }
 impl cublasLtMatmulSearch_t {
@@ -618,7 +618,7 @@ impl cublasLtMatmulSearch_t {
 pub struct cublasLtMatmulSearch_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulSearch_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulSearch_t", self.0, &[(0, "CUBLASLT_SEARCH_BEST_FIT"), (1, "CUBLASLT_SEARCH_LIMITED_BY_ALGO_ID"), (2, "CUBLASLT_SEARCH_RESERVED_02"), (3, "CUBLASLT_SEARCH_RESERVED_03"), (4, "CUBLASLT_SEARCH_RESERVED_04"), (5, "CUBLASLT_SEARCH_RESERVED_05")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulSearch_t", self.0, &[(0, "CUBLASLT_SEARCH_BEST_FIT"), (1, "CUBLASLT_SEARCH_LIMITED_BY_ALGO_ID"), (2, "CUBLASLT_SEARCH_RESERVED_02"), (3, "CUBLASLT_SEARCH_RESERVED_03"), (4, "CUBLASLT_SEARCH_RESERVED_04"), (5, "CUBLASLT_SEARCH_RESERVED_05")], false)
     }
 }
 impl cublasLtMatmulPreferenceAttributes_t {
@@ -642,7 +642,7 @@ impl cublasLtMatmulPreferenceAttributes_t {
 pub struct cublasLtMatmulPreferenceAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulPreferenceAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulPreferenceAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_PREF_SEARCH_MODE"), (1, "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES"), (2, "CUBLASLT_MATMUL_PREF_MATH_MODE_MASK"), (3, "CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK"), (4, "CUBLASLT_MATMUL_PREF_GAUSSIAN_MODE_MASK"), (5, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES"), (6, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES"), (7, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES"), (8, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES"), (9, "CUBLASLT_MATMUL_PREF_MAX_WAVES_COUNT"), (10, "CUBLASLT_MATMUL_PREF_POINTER_MODE_MASK"), (11, "CUBLASLT_MATMUL_PREF_EPILOGUE_MASK"), (12, "CUBLASLT_MATMUL_PREF_IMPL_MASK"), (13, "CUBLASLT_MATMUL_PREF_SM_COUNT_TARGET")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulPreferenceAttributes_t", self.0, &[(0, "CUBLASLT_MATMUL_PREF_SEARCH_MODE"), (1, "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES"), (2, "CUBLASLT_MATMUL_PREF_MATH_MODE_MASK"), (3, "CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK"), (4, "CUBLASLT_MATMUL_PREF_GAUSSIAN_MODE_MASK"), (5, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES"), (6, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES"), (7, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES"), (8, "CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES"), (9, "CUBLASLT_MATMUL_PREF_MAX_WAVES_COUNT"), (10, "CUBLASLT_MATMUL_PREF_POINTER_MODE_MASK"), (11, "CUBLASLT_MATMUL_PREF_EPILOGUE_MASK"), (12, "CUBLASLT_MATMUL_PREF_IMPL_MASK"), (13, "CUBLASLT_MATMUL_PREF_SM_COUNT_TARGET")], false)
     }
 }
 impl cublasLtMatmulAlgoCapAttributes_t {
@@ -672,7 +672,7 @@ impl cublasLtMatmulAlgoCapAttributes_t {
 pub struct cublasLtMatmulAlgoCapAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulAlgoCapAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulAlgoCapAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CAP_SPLITK_SUPPORT"), (1, "CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK"), (2, "CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT"), (3, "CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT"), (4, "CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT"), (5, "CUBLASLT_ALGO_CAP_UPLO_SUPPORT"), (6, "CUBLASLT_ALGO_CAP_TILE_IDS"), (7, "CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX"), (8, "CUBLASLT_ALGO_CAP_MATHMODE_IMPL"), (9, "CUBLASLT_ALGO_CAP_GAUSSIAN_IMPL"), (10, "CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER"), (11, "CUBLASLT_ALGO_CAP_POINTER_MODE_MASK"), (12, "CUBLASLT_ALGO_CAP_EPILOGUE_MASK"), (13, "CUBLASLT_ALGO_CAP_STAGES_IDS"), (14, "CUBLASLT_ALGO_CAP_LD_NEGATIVE"), (15, "CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS"), (16, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES"), (17, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES"), (18, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES"), (19, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulAlgoCapAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CAP_SPLITK_SUPPORT"), (1, "CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK"), (2, "CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT"), (3, "CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT"), (4, "CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT"), (5, "CUBLASLT_ALGO_CAP_UPLO_SUPPORT"), (6, "CUBLASLT_ALGO_CAP_TILE_IDS"), (7, "CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX"), (8, "CUBLASLT_ALGO_CAP_MATHMODE_IMPL"), (9, "CUBLASLT_ALGO_CAP_GAUSSIAN_IMPL"), (10, "CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER"), (11, "CUBLASLT_ALGO_CAP_POINTER_MODE_MASK"), (12, "CUBLASLT_ALGO_CAP_EPILOGUE_MASK"), (13, "CUBLASLT_ALGO_CAP_STAGES_IDS"), (14, "CUBLASLT_ALGO_CAP_LD_NEGATIVE"), (15, "CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS"), (16, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES"), (17, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES"), (18, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES"), (19, "CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES")], false)
     }
 }
 impl cublasLtMatmulAlgoConfigAttributes_t {
@@ -691,7 +691,7 @@ impl cublasLtMatmulAlgoConfigAttributes_t {
 pub struct cublasLtMatmulAlgoConfigAttributes_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasLtMatmulAlgoConfigAttributes_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasLtMatmulAlgoConfigAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CONFIG_ID"), (1, "CUBLASLT_ALGO_CONFIG_TILE_ID"), (2, "CUBLASLT_ALGO_CONFIG_SPLITK_NUM"), (3, "CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME"), (4, "CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING"), (5, "CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION"), (6, "CUBLASLT_ALGO_CONFIG_STAGES_ID"), (7, "CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID"), (8, "CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasLtMatmulAlgoConfigAttributes_t", self.0, &[(0, "CUBLASLT_ALGO_CONFIG_ID"), (1, "CUBLASLT_ALGO_CONFIG_TILE_ID"), (2, "CUBLASLT_ALGO_CONFIG_SPLITK_NUM"), (3, "CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME"), (4, "CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING"), (5, "CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION"), (6, "CUBLASLT_ALGO_CONFIG_STAGES_ID"), (7, "CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID"), (8, "CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID")], false)
     }
 }
 }
@@ -759,7 +759,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -810,14 +810,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -826,7 +826,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -836,24 +836,24 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
+    cushim_runtime::private::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
+    cushim_runtime::private::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -947,8 +947,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -976,11 +976,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -989,10 +989,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

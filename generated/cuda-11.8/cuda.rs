@@ -1633,7 +1633,7 @@ impl ::core::ops::BitAndAssign for CUipcMem_flags_enum {
 pub struct CUipcMem_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUipcMem_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUipcMem_flags_enum", self.0, &[(1, "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUipcMem_flags_enum", self.0, &[(1, "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS")], true)
     }
 }
 impl CUmemAttach_flags_enum {
@@ -1672,7 +1672,7 @@ impl ::core::ops::BitAndAssign for CUmemAttach_flags_enum {
 pub struct CUmemAttach_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAttach_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemAttach_flags_enum", self.0, &[(1, "CU_MEM_ATTACH_GLOBAL"), (2, "CU_MEM_ATTACH_HOST"), (4, "CU_MEM_ATTACH_SINGLE")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemAttach_flags_enum", self.0, &[(1, "CU_MEM_ATTACH_GLOBAL"), (2, "CU_MEM_ATTACH_HOST"), (4, "CU_MEM_ATTACH_SINGLE")], true)
     }
 }
 impl CUctx_flags_enum {
@@ -1717,7 +1717,7 @@ impl ::core::ops::BitAndAssign for CUctx_flags_enum {
 pub struct CUctx_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUctx_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUctx_flags_enum", self.0, &[(0, "CU_CTX_SCHED_AUTO"), (1, "CU_CTX_SCHED_SPIN"), (2, "CU_CTX_SCHED_YIELD"), (4, "CU_CTX_SCHED_BLOCKING_SYNC"), (7, "CU_CTX_SCHED_MASK"), (8, "CU_CTX_MAP_HOST"), (16, "CU_CTX_LMEM_RESIZE_TO_MAX"), (31, "CU_CTX_FLAGS_MASK")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUctx_flags_enum", self.0, &[(0, "CU_CTX_SCHED_AUTO"), (1, "CU_CTX_SCHED_SPIN"), (2, "CU_CTX_SCHED_YIELD"), (4, "CU_CTX_SCHED_BLOCKING_SYNC"), (7, "CU_CTX_SCHED_MASK"), (8, "CU_CTX_MAP_HOST"), (16, "CU_CTX_LMEM_RESIZE_TO_MAX"), (31, "CU_CTX_FLAGS_MASK")], true)
     }
 }
 impl CUevent_sched_flags_enum {
@@ -1757,7 +1757,7 @@ impl ::core::ops::BitAndAssign for CUevent_sched_flags_enum {
 pub struct CUevent_sched_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_sched_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUevent_sched_flags_enum", self.0, &[(0, "CU_EVENT_SCHED_AUTO"), (1, "CU_EVENT_SCHED_SPIN"), (2, "CU_EVENT_SCHED_YIELD"), (4, "CU_EVENT_SCHED_BLOCKING_SYNC")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUevent_sched_flags_enum", self.0, &[(0, "CU_EVENT_SCHED_AUTO"), (1, "CU_EVENT_SCHED_SPIN"), (2, "CU_EVENT_SCHED_YIELD"), (4, "CU_EVENT_SCHED_BLOCKING_SYNC")], true)
     }
 }
 impl cl_event_flags_enum {
@@ -1797,7 +1797,7 @@ impl ::core::ops::BitAndAssign for cl_event_flags_enum {
 pub struct cl_event_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cl_event_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cl_event_flags_enum", self.0, &[(0, "NVCL_EVENT_SCHED_AUTO"), (1, "NVCL_EVENT_SCHED_SPIN"), (2, "NVCL_EVENT_SCHED_YIELD"), (4, "NVCL_EVENT_SCHED_BLOCKING_SYNC")], true)
+        ::cushim_runtime::private::fmt_enum(f, "cl_event_flags_enum", self.0, &[(0, "NVCL_EVENT_SCHED_AUTO"), (1, "NVCL_EVENT_SCHED_SPIN"), (2, "NVCL_EVENT_SCHED_YIELD"), (4, "NVCL_EVENT_SCHED_BLOCKING_SYNC")], true)
     }
 }
 impl cl_context_flags_enum {
@@ -1837,7 +1837,7 @@ impl ::core::ops::BitAndAssign for cl_context_flags_enum {
 pub struct cl_context_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cl_context_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cl_context_flags_enum", self.0, &[(0, "NVCL_CTX_SCHED_AUTO"), (1, "NVCL_CTX_SCHED_SPIN"), (2, "NVCL_CTX_SCHED_YIELD"), (4, "NVCL_CTX_SCHED_BLOCKING_SYNC")], true)
+        ::cushim_runtime::private::fmt_enum(f, "cl_context_flags_enum", self.0, &[(0, "NVCL_CTX_SCHED_AUTO"), (1, "NVCL_CTX_SCHED_SPIN"), (2, "NVCL_CTX_SCHED_YIELD"), (4, "NVCL_CTX_SCHED_BLOCKING_SYNC")], true)
     }
 }
 impl CUstream_flags_enum {
@@ -1875,7 +1875,7 @@ impl ::core::ops::BitAndAssign for CUstream_flags_enum {
 pub struct CUstream_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstream_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstream_flags_enum", self.0, &[(0, "CU_STREAM_DEFAULT"), (1, "CU_STREAM_NON_BLOCKING")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUstream_flags_enum", self.0, &[(0, "CU_STREAM_DEFAULT"), (1, "CU_STREAM_NON_BLOCKING")], true)
     }
 }
 impl CUevent_flags_enum {
@@ -1915,7 +1915,7 @@ impl ::core::ops::BitAndAssign for CUevent_flags_enum {
 pub struct CUevent_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUevent_flags_enum", self.0, &[(0, "CU_EVENT_DEFAULT"), (1, "CU_EVENT_BLOCKING_SYNC"), (2, "CU_EVENT_DISABLE_TIMING"), (4, "CU_EVENT_INTERPROCESS")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUevent_flags_enum", self.0, &[(0, "CU_EVENT_DEFAULT"), (1, "CU_EVENT_BLOCKING_SYNC"), (2, "CU_EVENT_DISABLE_TIMING"), (4, "CU_EVENT_INTERPROCESS")], true)
     }
 }
 impl CUevent_record_flags_enum {
@@ -1953,7 +1953,7 @@ impl ::core::ops::BitAndAssign for CUevent_record_flags_enum {
 pub struct CUevent_record_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_record_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUevent_record_flags_enum", self.0, &[(0, "CU_EVENT_RECORD_DEFAULT"), (1, "CU_EVENT_RECORD_EXTERNAL")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUevent_record_flags_enum", self.0, &[(0, "CU_EVENT_RECORD_DEFAULT"), (1, "CU_EVENT_RECORD_EXTERNAL")], true)
     }
 }
 impl CUevent_wait_flags_enum {
@@ -1991,7 +1991,7 @@ impl ::core::ops::BitAndAssign for CUevent_wait_flags_enum {
 pub struct CUevent_wait_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUevent_wait_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUevent_wait_flags_enum", self.0, &[(0, "CU_EVENT_WAIT_DEFAULT"), (1, "CU_EVENT_WAIT_EXTERNAL")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUevent_wait_flags_enum", self.0, &[(0, "CU_EVENT_WAIT_DEFAULT"), (1, "CU_EVENT_WAIT_EXTERNAL")], true)
     }
 }
 impl CUstreamWaitValue_flags_enum {
@@ -2032,7 +2032,7 @@ impl ::core::ops::BitAndAssign for CUstreamWaitValue_flags_enum {
 pub struct CUstreamWaitValue_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamWaitValue_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamWaitValue_flags_enum", self.0, &[(0, "CU_STREAM_WAIT_VALUE_GEQ"), (1, "CU_STREAM_WAIT_VALUE_EQ"), (2, "CU_STREAM_WAIT_VALUE_AND"), (3, "CU_STREAM_WAIT_VALUE_NOR"), (1073741824, "CU_STREAM_WAIT_VALUE_FLUSH")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamWaitValue_flags_enum", self.0, &[(0, "CU_STREAM_WAIT_VALUE_GEQ"), (1, "CU_STREAM_WAIT_VALUE_EQ"), (2, "CU_STREAM_WAIT_VALUE_AND"), (3, "CU_STREAM_WAIT_VALUE_NOR"), (1073741824, "CU_STREAM_WAIT_VALUE_FLUSH")], true)
     }
 }
 impl CUstreamWriteValue_flags_enum {
@@ -2070,7 +2070,7 @@ impl ::core::ops::BitAndAssign for CUstreamWriteValue_flags_enum {
 pub struct CUstreamWriteValue_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamWriteValue_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamWriteValue_flags_enum", self.0, &[(0, "CU_STREAM_WRITE_VALUE_DEFAULT"), (1, "CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamWriteValue_flags_enum", self.0, &[(0, "CU_STREAM_WRITE_VALUE_DEFAULT"), (1, "CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER")], true)
     }
 }
 impl CUstreamBatchMemOpType_enum {
@@ -2086,7 +2086,7 @@ impl CUstreamBatchMemOpType_enum {
 pub struct CUstreamBatchMemOpType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamBatchMemOpType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamBatchMemOpType_enum", self.0, &[(1, "CU_STREAM_MEM_OP_WAIT_VALUE_32"), (2, "CU_STREAM_MEM_OP_WRITE_VALUE_32"), (4, "CU_STREAM_MEM_OP_WAIT_VALUE_64"), (5, "CU_STREAM_MEM_OP_WRITE_VALUE_64"), (6, "CU_STREAM_MEM_OP_BARRIER"), (3, "CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamBatchMemOpType_enum", self.0, &[(1, "CU_STREAM_MEM_OP_WAIT_VALUE_32"), (2, "CU_STREAM_MEM_OP_WRITE_VALUE_32"), (4, "CU_STREAM_MEM_OP_WAIT_VALUE_64"), (5, "CU_STREAM_MEM_OP_WRITE_VALUE_64"), (6, "CU_STREAM_MEM_OP_BARRIER"), (3, "CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES")], false)
     }
 }
 impl CUstreamMemoryBarrier_flags_enum {
@@ -2124,7 +2124,7 @@ impl ::core::ops::BitAndAssign for CUstreamMemoryBarrier_flags_enum {
 pub struct CUstreamMemoryBarrier_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamMemoryBarrier_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamMemoryBarrier_flags_enum", self.0, &[(0, "CU_STREAM_MEMORY_BARRIER_TYPE_SYS"), (1, "CU_STREAM_MEMORY_BARRIER_TYPE_GPU")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamMemoryBarrier_flags_enum", self.0, &[(0, "CU_STREAM_MEMORY_BARRIER_TYPE_SYS"), (1, "CU_STREAM_MEMORY_BARRIER_TYPE_GPU")], true)
     }
 }
 impl CUoccupancy_flags_enum {
@@ -2162,7 +2162,7 @@ impl ::core::ops::BitAndAssign for CUoccupancy_flags_enum {
 pub struct CUoccupancy_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUoccupancy_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUoccupancy_flags_enum", self.0, &[(0, "CU_OCCUPANCY_DEFAULT"), (1, "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUoccupancy_flags_enum", self.0, &[(0, "CU_OCCUPANCY_DEFAULT"), (1, "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE")], true)
     }
 }
 impl CUstreamUpdateCaptureDependencies_flags_enum {
@@ -2200,7 +2200,7 @@ impl ::core::ops::BitAndAssign for CUstreamUpdateCaptureDependencies_flags_enum 
 pub struct CUstreamUpdateCaptureDependencies_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamUpdateCaptureDependencies_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamUpdateCaptureDependencies_flags_enum", self.0, &[(0, "CU_STREAM_ADD_CAPTURE_DEPENDENCIES"), (1, "CU_STREAM_SET_CAPTURE_DEPENDENCIES")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamUpdateCaptureDependencies_flags_enum", self.0, &[(0, "CU_STREAM_ADD_CAPTURE_DEPENDENCIES"), (1, "CU_STREAM_SET_CAPTURE_DEPENDENCIES")], true)
     }
 }
 impl CUarray_format_enum {
@@ -2245,7 +2245,7 @@ impl CUarray_format_enum {
 pub struct CUarray_format_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUarray_format_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUarray_format_enum", self.0, &[(1, "CU_AD_FORMAT_UNSIGNED_INT8"), (2, "CU_AD_FORMAT_UNSIGNED_INT16"), (3, "CU_AD_FORMAT_UNSIGNED_INT32"), (8, "CU_AD_FORMAT_SIGNED_INT8"), (9, "CU_AD_FORMAT_SIGNED_INT16"), (10, "CU_AD_FORMAT_SIGNED_INT32"), (16, "CU_AD_FORMAT_HALF"), (32, "CU_AD_FORMAT_FLOAT"), (176, "CU_AD_FORMAT_NV12"), (192, "CU_AD_FORMAT_UNORM_INT8X1"), (193, "CU_AD_FORMAT_UNORM_INT8X2"), (194, "CU_AD_FORMAT_UNORM_INT8X4"), (195, "CU_AD_FORMAT_UNORM_INT16X1"), (196, "CU_AD_FORMAT_UNORM_INT16X2"), (197, "CU_AD_FORMAT_UNORM_INT16X4"), (198, "CU_AD_FORMAT_SNORM_INT8X1"), (199, "CU_AD_FORMAT_SNORM_INT8X2"), (200, "CU_AD_FORMAT_SNORM_INT8X4"), (201, "CU_AD_FORMAT_SNORM_INT16X1"), (202, "CU_AD_FORMAT_SNORM_INT16X2"), (203, "CU_AD_FORMAT_SNORM_INT16X4"), (145, "CU_AD_FORMAT_BC1_UNORM"), (146, "CU_AD_FORMAT_BC1_UNORM_SRGB"), (147, "CU_AD_FORMAT_BC2_UNORM"), (148, "CU_AD_FORMAT_BC2_UNORM_SRGB"), (149, "CU_AD_FORMAT_BC3_UNORM"), (150, "CU_AD_FORMAT_BC3_UNORM_SRGB"), (151, "CU_AD_FORMAT_BC4_UNORM"), (152, "CU_AD_FORMAT_BC4_SNORM"), (153, "CU_AD_FORMAT_BC5_UNORM"), (154, "CU_AD_FORMAT_BC5_SNORM"), (155, "CU_AD_FORMAT_BC6H_UF16"), (156, "CU_AD_FORMAT_BC6H_SF16"), (157, "CU_AD_FORMAT_BC7_UNORM"), (158, "CU_AD_FORMAT_BC7_UNORM_SRGB")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUarray_format_enum", self.0, &[(1, "CU_AD_FORMAT_UNSIGNED_INT8"), (2, "CU_AD_FORMAT_UNSIGNED_INT16"), (3, "CU_AD_FORMAT_UNSIGNED_INT32"), (8, "CU_AD_FORMAT_SIGNED_INT8"), (9, "CU_AD_FORMAT_SIGNED_INT16"), (10, "CU_AD_FORMAT_SIGNED_INT32"), (16, "CU_AD_FORMAT_HALF"), (32, "CU_AD_FORMAT_FLOAT"), (176, "CU_AD_FORMAT_NV12"), (192, "CU_AD_FORMAT_UNORM_INT8X1"), (193, "CU_AD_FORMAT_UNORM_INT8X2"), (194, "CU_AD_FORMAT_UNORM_INT8X4"), (195, "CU_AD_FORMAT_UNORM_INT16X1"), (196, "CU_AD_FORMAT_UNORM_INT16X2"), (197, "CU_AD_FORMAT_UNORM_INT16X4"), (198, "CU_AD_FORMAT_SNORM_INT8X1"), (199, "CU_AD_FORMAT_SNORM_INT8X2"), (200, "CU_AD_FORMAT_SNORM_INT8X4"), (201, "CU_AD_FORMAT_SNORM_INT16X1"), (202, "CU_AD_FORMAT_SNORM_INT16X2"), (203, "CU_AD_FORMAT_SNORM_INT16X4"), (145, "CU_AD_FORMAT_BC1_UNORM"), (146, "CU_AD_FORMAT_BC1_UNORM_SRGB"), (147, "CU_AD_FORMAT_BC2_UNORM"), (148, "CU_AD_FORMAT_BC2_UNORM_SRGB"), (149, "CU_AD_FORMAT_BC3_UNORM"), (150, "CU_AD_FORMAT_BC3_UNORM_SRGB"), (151, "CU_AD_FORMAT_BC4_UNORM"), (152, "CU_AD_FORMAT_BC4_SNORM"), (153, "CU_AD_FORMAT_BC5_UNORM"), (154, "CU_AD_FORMAT_BC5_SNORM"), (155, "CU_AD_FORMAT_BC6H_UF16"), (156, "CU_AD_FORMAT_BC6H_SF16"), (157, "CU_AD_FORMAT_BC7_UNORM"), (158, "CU_AD_FORMAT_BC7_UNORM_SRGB")], false)
     }
 }
 impl CUaddress_mode_enum {
@@ -2259,7 +2259,7 @@ impl CUaddress_mode_enum {
 pub struct CUaddress_mode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUaddress_mode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUaddress_mode_enum", self.0, &[(0, "CU_TR_ADDRESS_MODE_WRAP"), (1, "CU_TR_ADDRESS_MODE_CLAMP"), (2, "CU_TR_ADDRESS_MODE_MIRROR"), (3, "CU_TR_ADDRESS_MODE_BORDER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUaddress_mode_enum", self.0, &[(0, "CU_TR_ADDRESS_MODE_WRAP"), (1, "CU_TR_ADDRESS_MODE_CLAMP"), (2, "CU_TR_ADDRESS_MODE_MIRROR"), (3, "CU_TR_ADDRESS_MODE_BORDER")], false)
     }
 }
 impl CUfilter_mode_enum {
@@ -2271,7 +2271,7 @@ impl CUfilter_mode_enum {
 pub struct CUfilter_mode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfilter_mode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfilter_mode_enum", self.0, &[(0, "CU_TR_FILTER_MODE_POINT"), (1, "CU_TR_FILTER_MODE_LINEAR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUfilter_mode_enum", self.0, &[(0, "CU_TR_FILTER_MODE_POINT"), (1, "CU_TR_FILTER_MODE_LINEAR")], false)
     }
 }
 impl CUdevice_attribute_enum {
@@ -2412,7 +2412,7 @@ impl CUdevice_attribute_enum {
 pub struct CUdevice_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevice_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUdevice_attribute_enum", self.0, &[(1, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (2, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X"), (3, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y"), (4, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z"), (5, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X"), (6, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y"), (7, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z"), (8, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"), (9, "CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY"), (10, "CU_DEVICE_ATTRIBUTE_WARP_SIZE"), (11, "CU_DEVICE_ATTRIBUTE_MAX_PITCH"), (12, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK"), (13, "CU_DEVICE_ATTRIBUTE_CLOCK_RATE"), (14, "CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT"), (15, "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"), (16, "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"), (17, "CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT"), (18, "CU_DEVICE_ATTRIBUTE_INTEGRATED"), (19, "CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY"), (20, "CU_DEVICE_ATTRIBUTE_COMPUTE_MODE"), (21, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH"), (22, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH"), (23, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT"), (24, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH"), (25, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT"), (26, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH"), (27, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH"), (28, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT"), (29, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS"), (30, "CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT"), (31, "CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS"), (32, "CU_DEVICE_ATTRIBUTE_ECC_ENABLED"), (33, "CU_DEVICE_ATTRIBUTE_PCI_BUS_ID"), (34, "CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID"), (35, "CU_DEVICE_ATTRIBUTE_TCC_DRIVER"), (36, "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE"), (37, "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH"), (38, "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE"), (39, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR"), (40, "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT"), (41, "CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING"), (42, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH"), (43, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS"), (44, "CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER"), (45, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH"), (46, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT"), (47, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE"), (48, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE"), (49, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE"), (50, "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID"), (51, "CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT"), (52, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH"), (53, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH"), (54, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS"), (55, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH"), (56, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH"), (57, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT"), (58, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH"), (59, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT"), (60, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH"), (61, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH"), (62, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS"), (63, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH"), (64, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT"), (65, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS"), (66, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH"), (67, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH"), (68, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS"), (69, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH"), (70, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH"), (71, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT"), (72, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH"), (73, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH"), (74, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT"), (75, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"), (76, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"), (77, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH"), (78, "CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED"), (79, "CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED"), (80, "CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED"), (81, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR"), (82, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR"), (83, "CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY"), (84, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD"), (85, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID"), (86, "CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED"), (87, "CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO"), (88, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS"), (89, "CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS"), (90, "CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED"), (91, "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM"), (92, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS"), (93, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS"), (94, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR"), (95, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH"), (96, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH"), (97, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"), (98, "CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES"), (99, "CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED"), (100, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES"), (101, "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST"), (102, "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED"), (103, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"), (104, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED"), (105, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED"), (106, "CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR"), (107, "CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED"), (108, "CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE"), (109, "CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE"), (110, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED"), (111, "CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK"), (112, "CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED"), (113, "CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED"), (114, "CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED"), (115, "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED"), (116, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED"), (117, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS"), (118, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING"), (119, "CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES"), (120, "CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH"), (121, "CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED"), (122, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2"), (123, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2"), (124, "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED"), (125, "CU_DEVICE_ATTRIBUTE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUdevice_attribute_enum", self.0, &[(1, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (2, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X"), (3, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y"), (4, "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z"), (5, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X"), (6, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y"), (7, "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z"), (8, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"), (9, "CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY"), (10, "CU_DEVICE_ATTRIBUTE_WARP_SIZE"), (11, "CU_DEVICE_ATTRIBUTE_MAX_PITCH"), (12, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK"), (13, "CU_DEVICE_ATTRIBUTE_CLOCK_RATE"), (14, "CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT"), (15, "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"), (16, "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"), (17, "CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT"), (18, "CU_DEVICE_ATTRIBUTE_INTEGRATED"), (19, "CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY"), (20, "CU_DEVICE_ATTRIBUTE_COMPUTE_MODE"), (21, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH"), (22, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH"), (23, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT"), (24, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH"), (25, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT"), (26, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH"), (27, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH"), (28, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT"), (29, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS"), (30, "CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT"), (31, "CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS"), (32, "CU_DEVICE_ATTRIBUTE_ECC_ENABLED"), (33, "CU_DEVICE_ATTRIBUTE_PCI_BUS_ID"), (34, "CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID"), (35, "CU_DEVICE_ATTRIBUTE_TCC_DRIVER"), (36, "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE"), (37, "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH"), (38, "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE"), (39, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR"), (40, "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT"), (41, "CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING"), (42, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH"), (43, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS"), (44, "CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER"), (45, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH"), (46, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT"), (47, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE"), (48, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE"), (49, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE"), (50, "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID"), (51, "CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT"), (52, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH"), (53, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH"), (54, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS"), (55, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH"), (56, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH"), (57, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT"), (58, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH"), (59, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT"), (60, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH"), (61, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH"), (62, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS"), (63, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH"), (64, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT"), (65, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS"), (66, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH"), (67, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH"), (68, "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS"), (69, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH"), (70, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH"), (71, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT"), (72, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH"), (73, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH"), (74, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT"), (75, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"), (76, "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"), (77, "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH"), (78, "CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED"), (79, "CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED"), (80, "CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED"), (81, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR"), (82, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR"), (83, "CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY"), (84, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD"), (85, "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID"), (86, "CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED"), (87, "CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO"), (88, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS"), (89, "CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS"), (90, "CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED"), (91, "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM"), (92, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS"), (93, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS"), (94, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR"), (95, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH"), (96, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH"), (97, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"), (98, "CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES"), (99, "CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED"), (100, "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES"), (101, "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST"), (102, "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED"), (103, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"), (104, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED"), (105, "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED"), (106, "CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR"), (107, "CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED"), (108, "CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE"), (109, "CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE"), (110, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED"), (111, "CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK"), (112, "CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED"), (113, "CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED"), (114, "CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED"), (115, "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED"), (116, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED"), (117, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS"), (118, "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING"), (119, "CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES"), (120, "CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH"), (121, "CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED"), (122, "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V2"), (123, "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V2"), (124, "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED"), (125, "CU_DEVICE_ATTRIBUTE_MAX")], false)
     }
 }
 impl CUpointer_attribute_enum {
@@ -2442,7 +2442,7 @@ impl CUpointer_attribute_enum {
 pub struct CUpointer_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUpointer_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUpointer_attribute_enum", self.0, &[(1, "CU_POINTER_ATTRIBUTE_CONTEXT"), (2, "CU_POINTER_ATTRIBUTE_MEMORY_TYPE"), (3, "CU_POINTER_ATTRIBUTE_DEVICE_POINTER"), (4, "CU_POINTER_ATTRIBUTE_HOST_POINTER"), (5, "CU_POINTER_ATTRIBUTE_P2P_TOKENS"), (6, "CU_POINTER_ATTRIBUTE_SYNC_MEMOPS"), (7, "CU_POINTER_ATTRIBUTE_BUFFER_ID"), (8, "CU_POINTER_ATTRIBUTE_IS_MANAGED"), (9, "CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL"), (10, "CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE"), (11, "CU_POINTER_ATTRIBUTE_RANGE_START_ADDR"), (12, "CU_POINTER_ATTRIBUTE_RANGE_SIZE"), (13, "CU_POINTER_ATTRIBUTE_MAPPED"), (14, "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES"), (15, "CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE"), (16, "CU_POINTER_ATTRIBUTE_ACCESS_FLAGS"), (17, "CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE"), (18, "CU_POINTER_ATTRIBUTE_MAPPING_SIZE"), (19, "CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR"), (20, "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUpointer_attribute_enum", self.0, &[(1, "CU_POINTER_ATTRIBUTE_CONTEXT"), (2, "CU_POINTER_ATTRIBUTE_MEMORY_TYPE"), (3, "CU_POINTER_ATTRIBUTE_DEVICE_POINTER"), (4, "CU_POINTER_ATTRIBUTE_HOST_POINTER"), (5, "CU_POINTER_ATTRIBUTE_P2P_TOKENS"), (6, "CU_POINTER_ATTRIBUTE_SYNC_MEMOPS"), (7, "CU_POINTER_ATTRIBUTE_BUFFER_ID"), (8, "CU_POINTER_ATTRIBUTE_IS_MANAGED"), (9, "CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL"), (10, "CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE"), (11, "CU_POINTER_ATTRIBUTE_RANGE_START_ADDR"), (12, "CU_POINTER_ATTRIBUTE_RANGE_SIZE"), (13, "CU_POINTER_ATTRIBUTE_MAPPED"), (14, "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES"), (15, "CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE"), (16, "CU_POINTER_ATTRIBUTE_ACCESS_FLAGS"), (17, "CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE"), (18, "CU_POINTER_ATTRIBUTE_MAPPING_SIZE"), (19, "CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR"), (20, "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID")], false)
     }
 }
 impl CUfunction_attribute_enum {
@@ -2469,7 +2469,7 @@ impl CUfunction_attribute_enum {
 pub struct CUfunction_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfunction_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfunction_attribute_enum", self.0, &[(0, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (1, "CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES"), (2, "CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES"), (3, "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES"), (4, "CU_FUNC_ATTRIBUTE_NUM_REGS"), (5, "CU_FUNC_ATTRIBUTE_PTX_VERSION"), (6, "CU_FUNC_ATTRIBUTE_BINARY_VERSION"), (7, "CU_FUNC_ATTRIBUTE_CACHE_MODE_CA"), (8, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"), (9, "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"), (10, "CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET"), (11, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH"), (12, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT"), (13, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH"), (14, "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED"), (15, "CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (16, "CU_FUNC_ATTRIBUTE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUfunction_attribute_enum", self.0, &[(0, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK"), (1, "CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES"), (2, "CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES"), (3, "CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES"), (4, "CU_FUNC_ATTRIBUTE_NUM_REGS"), (5, "CU_FUNC_ATTRIBUTE_PTX_VERSION"), (6, "CU_FUNC_ATTRIBUTE_BINARY_VERSION"), (7, "CU_FUNC_ATTRIBUTE_CACHE_MODE_CA"), (8, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"), (9, "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"), (10, "CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET"), (11, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH"), (12, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT"), (13, "CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH"), (14, "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED"), (15, "CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (16, "CU_FUNC_ATTRIBUTE_MAX")], false)
     }
 }
 impl CUfunc_cache_enum {
@@ -2483,7 +2483,7 @@ impl CUfunc_cache_enum {
 pub struct CUfunc_cache_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfunc_cache_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfunc_cache_enum", self.0, &[(0, "CU_FUNC_CACHE_PREFER_NONE"), (1, "CU_FUNC_CACHE_PREFER_SHARED"), (2, "CU_FUNC_CACHE_PREFER_L1"), (3, "CU_FUNC_CACHE_PREFER_EQUAL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUfunc_cache_enum", self.0, &[(0, "CU_FUNC_CACHE_PREFER_NONE"), (1, "CU_FUNC_CACHE_PREFER_SHARED"), (2, "CU_FUNC_CACHE_PREFER_L1"), (3, "CU_FUNC_CACHE_PREFER_EQUAL")], false)
     }
 }
 impl CUsharedconfig_enum {
@@ -2496,7 +2496,7 @@ impl CUsharedconfig_enum {
 pub struct CUsharedconfig_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUsharedconfig_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUsharedconfig_enum", self.0, &[(0, "CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE"), (1, "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE"), (2, "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUsharedconfig_enum", self.0, &[(0, "CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE"), (1, "CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE"), (2, "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE")], false)
     }
 }
 impl CUshared_carveout_enum {
@@ -2509,7 +2509,7 @@ impl CUshared_carveout_enum {
 pub struct CUshared_carveout_enum(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for CUshared_carveout_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUshared_carveout_enum", self.0, &[(-1, "CU_SHAREDMEM_CARVEOUT_DEFAULT"), (100, "CU_SHAREDMEM_CARVEOUT_MAX_SHARED"), (0, "CU_SHAREDMEM_CARVEOUT_MAX_L1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUshared_carveout_enum", self.0, &[(-1, "CU_SHAREDMEM_CARVEOUT_DEFAULT"), (100, "CU_SHAREDMEM_CARVEOUT_MAX_SHARED"), (0, "CU_SHAREDMEM_CARVEOUT_MAX_L1")], false)
     }
 }
 impl CUmemorytype_enum {
@@ -2523,7 +2523,7 @@ impl CUmemorytype_enum {
 pub struct CUmemorytype_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemorytype_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemorytype_enum", self.0, &[(1, "CU_MEMORYTYPE_HOST"), (2, "CU_MEMORYTYPE_DEVICE"), (3, "CU_MEMORYTYPE_ARRAY"), (4, "CU_MEMORYTYPE_UNIFIED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemorytype_enum", self.0, &[(1, "CU_MEMORYTYPE_HOST"), (2, "CU_MEMORYTYPE_DEVICE"), (3, "CU_MEMORYTYPE_ARRAY"), (4, "CU_MEMORYTYPE_UNIFIED")], false)
     }
 }
 impl CUcomputemode_enum {
@@ -2536,7 +2536,7 @@ impl CUcomputemode_enum {
 pub struct CUcomputemode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUcomputemode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUcomputemode_enum", self.0, &[(0, "CU_COMPUTEMODE_DEFAULT"), (2, "CU_COMPUTEMODE_PROHIBITED"), (3, "CU_COMPUTEMODE_EXCLUSIVE_PROCESS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUcomputemode_enum", self.0, &[(0, "CU_COMPUTEMODE_DEFAULT"), (2, "CU_COMPUTEMODE_PROHIBITED"), (3, "CU_COMPUTEMODE_EXCLUSIVE_PROCESS")], false)
     }
 }
 impl CUmem_advise_enum {
@@ -2552,7 +2552,7 @@ impl CUmem_advise_enum {
 pub struct CUmem_advise_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmem_advise_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmem_advise_enum", self.0, &[(1, "CU_MEM_ADVISE_SET_READ_MOSTLY"), (2, "CU_MEM_ADVISE_UNSET_READ_MOSTLY"), (3, "CU_MEM_ADVISE_SET_PREFERRED_LOCATION"), (4, "CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION"), (5, "CU_MEM_ADVISE_SET_ACCESSED_BY"), (6, "CU_MEM_ADVISE_UNSET_ACCESSED_BY")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmem_advise_enum", self.0, &[(1, "CU_MEM_ADVISE_SET_READ_MOSTLY"), (2, "CU_MEM_ADVISE_UNSET_READ_MOSTLY"), (3, "CU_MEM_ADVISE_SET_PREFERRED_LOCATION"), (4, "CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION"), (5, "CU_MEM_ADVISE_SET_ACCESSED_BY"), (6, "CU_MEM_ADVISE_UNSET_ACCESSED_BY")], false)
     }
 }
 impl CUmem_range_attribute_enum {
@@ -2566,7 +2566,7 @@ impl CUmem_range_attribute_enum {
 pub struct CUmem_range_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmem_range_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmem_range_attribute_enum", self.0, &[(1, "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY"), (2, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION"), (3, "CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY"), (4, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmem_range_attribute_enum", self.0, &[(1, "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY"), (2, "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION"), (3, "CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY"), (4, "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION")], false)
     }
 }
 impl CUjit_option_enum {
@@ -2607,7 +2607,7 @@ impl CUjit_option_enum {
 pub struct CUjit_option_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_option_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUjit_option_enum", self.0, &[(0, "CU_JIT_MAX_REGISTERS"), (1, "CU_JIT_THREADS_PER_BLOCK"), (2, "CU_JIT_WALL_TIME"), (3, "CU_JIT_INFO_LOG_BUFFER"), (4, "CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES"), (5, "CU_JIT_ERROR_LOG_BUFFER"), (6, "CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES"), (7, "CU_JIT_OPTIMIZATION_LEVEL"), (8, "CU_JIT_TARGET_FROM_CUCONTEXT"), (9, "CU_JIT_TARGET"), (10, "CU_JIT_FALLBACK_STRATEGY"), (11, "CU_JIT_GENERATE_DEBUG_INFO"), (12, "CU_JIT_LOG_VERBOSE"), (13, "CU_JIT_GENERATE_LINE_INFO"), (14, "CU_JIT_CACHE_MODE"), (15, "CU_JIT_NEW_SM3X_OPT"), (16, "CU_JIT_FAST_COMPILE"), (17, "CU_JIT_GLOBAL_SYMBOL_NAMES"), (18, "CU_JIT_GLOBAL_SYMBOL_ADDRESSES"), (19, "CU_JIT_GLOBAL_SYMBOL_COUNT"), (20, "CU_JIT_LTO"), (21, "CU_JIT_FTZ"), (22, "CU_JIT_PREC_DIV"), (23, "CU_JIT_PREC_SQRT"), (24, "CU_JIT_FMA"), (25, "CU_JIT_REFERENCED_KERNEL_NAMES"), (26, "CU_JIT_REFERENCED_KERNEL_COUNT"), (27, "CU_JIT_REFERENCED_VARIABLE_NAMES"), (28, "CU_JIT_REFERENCED_VARIABLE_COUNT"), (29, "CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES"), (30, "CU_JIT_NUM_OPTIONS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUjit_option_enum", self.0, &[(0, "CU_JIT_MAX_REGISTERS"), (1, "CU_JIT_THREADS_PER_BLOCK"), (2, "CU_JIT_WALL_TIME"), (3, "CU_JIT_INFO_LOG_BUFFER"), (4, "CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES"), (5, "CU_JIT_ERROR_LOG_BUFFER"), (6, "CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES"), (7, "CU_JIT_OPTIMIZATION_LEVEL"), (8, "CU_JIT_TARGET_FROM_CUCONTEXT"), (9, "CU_JIT_TARGET"), (10, "CU_JIT_FALLBACK_STRATEGY"), (11, "CU_JIT_GENERATE_DEBUG_INFO"), (12, "CU_JIT_LOG_VERBOSE"), (13, "CU_JIT_GENERATE_LINE_INFO"), (14, "CU_JIT_CACHE_MODE"), (15, "CU_JIT_NEW_SM3X_OPT"), (16, "CU_JIT_FAST_COMPILE"), (17, "CU_JIT_GLOBAL_SYMBOL_NAMES"), (18, "CU_JIT_GLOBAL_SYMBOL_ADDRESSES"), (19, "CU_JIT_GLOBAL_SYMBOL_COUNT"), (20, "CU_JIT_LTO"), (21, "CU_JIT_FTZ"), (22, "CU_JIT_PREC_DIV"), (23, "CU_JIT_PREC_SQRT"), (24, "CU_JIT_FMA"), (25, "CU_JIT_REFERENCED_KERNEL_NAMES"), (26, "CU_JIT_REFERENCED_KERNEL_COUNT"), (27, "CU_JIT_REFERENCED_VARIABLE_NAMES"), (28, "CU_JIT_REFERENCED_VARIABLE_COUNT"), (29, "CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES"), (30, "CU_JIT_NUM_OPTIONS")], false)
     }
 }
 impl CUjit_target_enum {
@@ -2637,7 +2637,7 @@ impl CUjit_target_enum {
 pub struct CUjit_target_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_target_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUjit_target_enum", self.0, &[(20, "CU_TARGET_COMPUTE_20"), (21, "CU_TARGET_COMPUTE_21"), (30, "CU_TARGET_COMPUTE_30"), (32, "CU_TARGET_COMPUTE_32"), (35, "CU_TARGET_COMPUTE_35"), (37, "CU_TARGET_COMPUTE_37"), (50, "CU_TARGET_COMPUTE_50"), (52, "CU_TARGET_COMPUTE_52"), (53, "CU_TARGET_COMPUTE_53"), (60, "CU_TARGET_COMPUTE_60"), (61, "CU_TARGET_COMPUTE_61"), (62, "CU_TARGET_COMPUTE_62"), (70, "CU_TARGET_COMPUTE_70"), (72, "CU_TARGET_COMPUTE_72"), (75, "CU_TARGET_COMPUTE_75"), (80, "CU_TARGET_COMPUTE_80"), (86, "CU_TARGET_COMPUTE_86"), (87, "CU_TARGET_COMPUTE_87"), (89, "CU_TARGET_COMPUTE_89"), (90, "CU_TARGET_COMPUTE_90")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUjit_target_enum", self.0, &[(20, "CU_TARGET_COMPUTE_20"), (21, "CU_TARGET_COMPUTE_21"), (30, "CU_TARGET_COMPUTE_30"), (32, "CU_TARGET_COMPUTE_32"), (35, "CU_TARGET_COMPUTE_35"), (37, "CU_TARGET_COMPUTE_37"), (50, "CU_TARGET_COMPUTE_50"), (52, "CU_TARGET_COMPUTE_52"), (53, "CU_TARGET_COMPUTE_53"), (60, "CU_TARGET_COMPUTE_60"), (61, "CU_TARGET_COMPUTE_61"), (62, "CU_TARGET_COMPUTE_62"), (70, "CU_TARGET_COMPUTE_70"), (72, "CU_TARGET_COMPUTE_72"), (75, "CU_TARGET_COMPUTE_75"), (80, "CU_TARGET_COMPUTE_80"), (86, "CU_TARGET_COMPUTE_86"), (87, "CU_TARGET_COMPUTE_87"), (89, "CU_TARGET_COMPUTE_89"), (90, "CU_TARGET_COMPUTE_90")], false)
     }
 }
 impl CUjit_fallback_enum {
@@ -2649,7 +2649,7 @@ impl CUjit_fallback_enum {
 pub struct CUjit_fallback_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_fallback_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUjit_fallback_enum", self.0, &[(0, "CU_PREFER_PTX"), (1, "CU_PREFER_BINARY")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUjit_fallback_enum", self.0, &[(0, "CU_PREFER_PTX"), (1, "CU_PREFER_BINARY")], false)
     }
 }
 impl CUjit_cacheMode_enum {
@@ -2662,7 +2662,7 @@ impl CUjit_cacheMode_enum {
 pub struct CUjit_cacheMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjit_cacheMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUjit_cacheMode_enum", self.0, &[(0, "CU_JIT_CACHE_OPTION_NONE"), (1, "CU_JIT_CACHE_OPTION_CG"), (2, "CU_JIT_CACHE_OPTION_CA")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUjit_cacheMode_enum", self.0, &[(0, "CU_JIT_CACHE_OPTION_NONE"), (1, "CU_JIT_CACHE_OPTION_CG"), (2, "CU_JIT_CACHE_OPTION_CA")], false)
     }
 }
 impl CUjitInputType_enum {
@@ -2679,7 +2679,7 @@ impl CUjitInputType_enum {
 pub struct CUjitInputType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUjitInputType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUjitInputType_enum", self.0, &[(0, "CU_JIT_INPUT_CUBIN"), (1, "CU_JIT_INPUT_PTX"), (2, "CU_JIT_INPUT_FATBINARY"), (3, "CU_JIT_INPUT_OBJECT"), (4, "CU_JIT_INPUT_LIBRARY"), (5, "CU_JIT_INPUT_NVVM"), (6, "CU_JIT_NUM_INPUT_TYPES")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUjitInputType_enum", self.0, &[(0, "CU_JIT_INPUT_CUBIN"), (1, "CU_JIT_INPUT_PTX"), (2, "CU_JIT_INPUT_FATBINARY"), (3, "CU_JIT_INPUT_OBJECT"), (4, "CU_JIT_INPUT_LIBRARY"), (5, "CU_JIT_INPUT_NVVM"), (6, "CU_JIT_NUM_INPUT_TYPES")], false)
     }
 }
 impl CUgraphicsRegisterFlags_enum {
@@ -2720,7 +2720,7 @@ impl ::core::ops::BitAndAssign for CUgraphicsRegisterFlags_enum {
 pub struct CUgraphicsRegisterFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphicsRegisterFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphicsRegisterFlags_enum", self.0, &[(0, "CU_GRAPHICS_REGISTER_FLAGS_NONE"), (1, "CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD"), (4, "CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST"), (8, "CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphicsRegisterFlags_enum", self.0, &[(0, "CU_GRAPHICS_REGISTER_FLAGS_NONE"), (1, "CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD"), (4, "CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST"), (8, "CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER")], true)
     }
 }
 impl CUgraphicsMapResourceFlags_enum {
@@ -2759,7 +2759,7 @@ impl ::core::ops::BitAndAssign for CUgraphicsMapResourceFlags_enum {
 pub struct CUgraphicsMapResourceFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphicsMapResourceFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphicsMapResourceFlags_enum", self.0, &[(0, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphicsMapResourceFlags_enum", self.0, &[(0, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
     }
 }
 impl CUarray_cubemap_face_enum {
@@ -2775,7 +2775,7 @@ impl CUarray_cubemap_face_enum {
 pub struct CUarray_cubemap_face_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUarray_cubemap_face_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUarray_cubemap_face_enum", self.0, &[(0, "CU_CUBEMAP_FACE_POSITIVE_X"), (1, "CU_CUBEMAP_FACE_NEGATIVE_X"), (2, "CU_CUBEMAP_FACE_POSITIVE_Y"), (3, "CU_CUBEMAP_FACE_NEGATIVE_Y"), (4, "CU_CUBEMAP_FACE_POSITIVE_Z"), (5, "CU_CUBEMAP_FACE_NEGATIVE_Z")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUarray_cubemap_face_enum", self.0, &[(0, "CU_CUBEMAP_FACE_POSITIVE_X"), (1, "CU_CUBEMAP_FACE_NEGATIVE_X"), (2, "CU_CUBEMAP_FACE_POSITIVE_Y"), (3, "CU_CUBEMAP_FACE_NEGATIVE_Y"), (4, "CU_CUBEMAP_FACE_POSITIVE_Z"), (5, "CU_CUBEMAP_FACE_NEGATIVE_Z")], false)
     }
 }
 impl CUlimit_enum {
@@ -2793,7 +2793,7 @@ impl CUlimit_enum {
 pub struct CUlimit_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlimit_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUlimit_enum", self.0, &[(0, "CU_LIMIT_STACK_SIZE"), (1, "CU_LIMIT_PRINTF_FIFO_SIZE"), (2, "CU_LIMIT_MALLOC_HEAP_SIZE"), (3, "CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH"), (4, "CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT"), (5, "CU_LIMIT_MAX_L2_FETCH_GRANULARITY"), (6, "CU_LIMIT_PERSISTING_L2_CACHE_SIZE"), (7, "CU_LIMIT_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUlimit_enum", self.0, &[(0, "CU_LIMIT_STACK_SIZE"), (1, "CU_LIMIT_PRINTF_FIFO_SIZE"), (2, "CU_LIMIT_MALLOC_HEAP_SIZE"), (3, "CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH"), (4, "CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT"), (5, "CU_LIMIT_MAX_L2_FETCH_GRANULARITY"), (6, "CU_LIMIT_PERSISTING_L2_CACHE_SIZE"), (7, "CU_LIMIT_MAX")], false)
     }
 }
 impl CUresourcetype_enum {
@@ -2807,7 +2807,7 @@ impl CUresourcetype_enum {
 pub struct CUresourcetype_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUresourcetype_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUresourcetype_enum", self.0, &[(0, "CU_RESOURCE_TYPE_ARRAY"), (1, "CU_RESOURCE_TYPE_MIPMAPPED_ARRAY"), (2, "CU_RESOURCE_TYPE_LINEAR"), (3, "CU_RESOURCE_TYPE_PITCH2D")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUresourcetype_enum", self.0, &[(0, "CU_RESOURCE_TYPE_ARRAY"), (1, "CU_RESOURCE_TYPE_MIPMAPPED_ARRAY"), (2, "CU_RESOURCE_TYPE_LINEAR"), (3, "CU_RESOURCE_TYPE_PITCH2D")], false)
     }
 }
 impl CUaccessProperty_enum {
@@ -2820,7 +2820,7 @@ impl CUaccessProperty_enum {
 pub struct CUaccessProperty_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUaccessProperty_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUaccessProperty_enum", self.0, &[(0, "CU_ACCESS_PROPERTY_NORMAL"), (1, "CU_ACCESS_PROPERTY_STREAMING"), (2, "CU_ACCESS_PROPERTY_PERSISTING")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUaccessProperty_enum", self.0, &[(0, "CU_ACCESS_PROPERTY_NORMAL"), (1, "CU_ACCESS_PROPERTY_STREAMING"), (2, "CU_ACCESS_PROPERTY_PERSISTING")], false)
     }
 }
 impl CUgraphNodeType_enum {
@@ -2843,7 +2843,7 @@ impl CUgraphNodeType_enum {
 pub struct CUgraphNodeType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphNodeType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphNodeType_enum", self.0, &[(0, "CU_GRAPH_NODE_TYPE_KERNEL"), (1, "CU_GRAPH_NODE_TYPE_MEMCPY"), (2, "CU_GRAPH_NODE_TYPE_MEMSET"), (3, "CU_GRAPH_NODE_TYPE_HOST"), (4, "CU_GRAPH_NODE_TYPE_GRAPH"), (5, "CU_GRAPH_NODE_TYPE_EMPTY"), (6, "CU_GRAPH_NODE_TYPE_WAIT_EVENT"), (7, "CU_GRAPH_NODE_TYPE_EVENT_RECORD"), (8, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL"), (9, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT"), (10, "CU_GRAPH_NODE_TYPE_MEM_ALLOC"), (11, "CU_GRAPH_NODE_TYPE_MEM_FREE"), (12, "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphNodeType_enum", self.0, &[(0, "CU_GRAPH_NODE_TYPE_KERNEL"), (1, "CU_GRAPH_NODE_TYPE_MEMCPY"), (2, "CU_GRAPH_NODE_TYPE_MEMSET"), (3, "CU_GRAPH_NODE_TYPE_HOST"), (4, "CU_GRAPH_NODE_TYPE_GRAPH"), (5, "CU_GRAPH_NODE_TYPE_EMPTY"), (6, "CU_GRAPH_NODE_TYPE_WAIT_EVENT"), (7, "CU_GRAPH_NODE_TYPE_EVENT_RECORD"), (8, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL"), (9, "CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT"), (10, "CU_GRAPH_NODE_TYPE_MEM_ALLOC"), (11, "CU_GRAPH_NODE_TYPE_MEM_FREE"), (12, "CU_GRAPH_NODE_TYPE_BATCH_MEM_OP")], false)
     }
 }
 impl CUsynchronizationPolicy_enum {
@@ -2857,7 +2857,7 @@ impl CUsynchronizationPolicy_enum {
 pub struct CUsynchronizationPolicy_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUsynchronizationPolicy_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUsynchronizationPolicy_enum", self.0, &[(1, "CU_SYNC_POLICY_AUTO"), (2, "CU_SYNC_POLICY_SPIN"), (3, "CU_SYNC_POLICY_YIELD"), (4, "CU_SYNC_POLICY_BLOCKING_SYNC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUsynchronizationPolicy_enum", self.0, &[(1, "CU_SYNC_POLICY_AUTO"), (2, "CU_SYNC_POLICY_SPIN"), (3, "CU_SYNC_POLICY_YIELD"), (4, "CU_SYNC_POLICY_BLOCKING_SYNC")], false)
     }
 }
 impl CUclusterSchedulingPolicy_enum {
@@ -2870,7 +2870,7 @@ impl CUclusterSchedulingPolicy_enum {
 pub struct CUclusterSchedulingPolicy_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUclusterSchedulingPolicy_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUclusterSchedulingPolicy_enum", self.0, &[(0, "CU_CLUSTER_SCHEDULING_POLICY_DEFAULT"), (1, "CU_CLUSTER_SCHEDULING_POLICY_SPREAD"), (2, "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUclusterSchedulingPolicy_enum", self.0, &[(0, "CU_CLUSTER_SCHEDULING_POLICY_DEFAULT"), (1, "CU_CLUSTER_SCHEDULING_POLICY_SPREAD"), (2, "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING")], false)
     }
 }
 impl CUlaunchAttributeID_enum {
@@ -2889,7 +2889,7 @@ impl CUlaunchAttributeID_enum {
 pub struct CUlaunchAttributeID_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUlaunchAttributeID_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUlaunchAttributeID_enum", self.0, &[(0, "CU_LAUNCH_ATTRIBUTE_IGNORE"), (1, "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW"), (2, "CU_LAUNCH_ATTRIBUTE_COOPERATIVE"), (3, "CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY"), (4, "CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION"), (5, "CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (6, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION"), (7, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT"), (8, "CU_LAUNCH_ATTRIBUTE_PRIORITY")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUlaunchAttributeID_enum", self.0, &[(0, "CU_LAUNCH_ATTRIBUTE_IGNORE"), (1, "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW"), (2, "CU_LAUNCH_ATTRIBUTE_COOPERATIVE"), (3, "CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY"), (4, "CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION"), (5, "CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE"), (6, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION"), (7, "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT"), (8, "CU_LAUNCH_ATTRIBUTE_PRIORITY")], false)
     }
 }
 impl CUstreamCaptureStatus_enum {
@@ -2902,7 +2902,7 @@ impl CUstreamCaptureStatus_enum {
 pub struct CUstreamCaptureStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamCaptureStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamCaptureStatus_enum", self.0, &[(0, "CU_STREAM_CAPTURE_STATUS_NONE"), (1, "CU_STREAM_CAPTURE_STATUS_ACTIVE"), (2, "CU_STREAM_CAPTURE_STATUS_INVALIDATED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamCaptureStatus_enum", self.0, &[(0, "CU_STREAM_CAPTURE_STATUS_NONE"), (1, "CU_STREAM_CAPTURE_STATUS_ACTIVE"), (2, "CU_STREAM_CAPTURE_STATUS_INVALIDATED")], false)
     }
 }
 impl CUstreamCaptureMode_enum {
@@ -2915,7 +2915,7 @@ impl CUstreamCaptureMode_enum {
 pub struct CUstreamCaptureMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUstreamCaptureMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUstreamCaptureMode_enum", self.0, &[(0, "CU_STREAM_CAPTURE_MODE_GLOBAL"), (1, "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL"), (2, "CU_STREAM_CAPTURE_MODE_RELAXED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUstreamCaptureMode_enum", self.0, &[(0, "CU_STREAM_CAPTURE_MODE_GLOBAL"), (1, "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL"), (2, "CU_STREAM_CAPTURE_MODE_RELAXED")], false)
     }
 }
 impl CUdriverProcAddress_flags_enum {
@@ -2954,7 +2954,7 @@ impl ::core::ops::BitAndAssign for CUdriverProcAddress_flags_enum {
 pub struct CUdriverProcAddress_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdriverProcAddress_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUdriverProcAddress_flags_enum", self.0, &[(0, "CU_GET_PROC_ADDRESS_DEFAULT"), (1, "CU_GET_PROC_ADDRESS_LEGACY_STREAM"), (2, "CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUdriverProcAddress_flags_enum", self.0, &[(0, "CU_GET_PROC_ADDRESS_DEFAULT"), (1, "CU_GET_PROC_ADDRESS_LEGACY_STREAM"), (2, "CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM")], true)
     }
 }
 impl CUexecAffinityType_enum {
@@ -2966,7 +2966,7 @@ impl CUexecAffinityType_enum {
 pub struct CUexecAffinityType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUexecAffinityType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUexecAffinityType_enum", self.0, &[(0, "CU_EXEC_AFFINITY_TYPE_SM_COUNT"), (1, "CU_EXEC_AFFINITY_TYPE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUexecAffinityType_enum", self.0, &[(0, "CU_EXEC_AFFINITY_TYPE_SM_COUNT"), (1, "CU_EXEC_AFFINITY_TYPE_MAX")], false)
     }
 }
 impl cudaError_enum {
@@ -3066,7 +3066,7 @@ impl cudaError_enum {
 pub struct cudaError_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaError_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaError_enum", self.0, &[(0, "CUDA_SUCCESS"), (1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"), (3, "CUDA_ERROR_NOT_INITIALIZED"), (4, "CUDA_ERROR_DEINITIALIZED"), (5, "CUDA_ERROR_PROFILER_DISABLED"), (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"), (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"), (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"), (34, "CUDA_ERROR_STUB_LIBRARY"), (46, "CUDA_ERROR_DEVICE_UNAVAILABLE"), (100, "CUDA_ERROR_NO_DEVICE"), (101, "CUDA_ERROR_INVALID_DEVICE"), (102, "CUDA_ERROR_DEVICE_NOT_LICENSED"), (200, "CUDA_ERROR_INVALID_IMAGE"), (201, "CUDA_ERROR_INVALID_CONTEXT"), (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"), (205, "CUDA_ERROR_MAP_FAILED"), (206, "CUDA_ERROR_UNMAP_FAILED"), (207, "CUDA_ERROR_ARRAY_IS_MAPPED"), (208, "CUDA_ERROR_ALREADY_MAPPED"), (209, "CUDA_ERROR_NO_BINARY_FOR_GPU"), (210, "CUDA_ERROR_ALREADY_ACQUIRED"), (211, "CUDA_ERROR_NOT_MAPPED"), (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"), (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"), (214, "CUDA_ERROR_ECC_UNCORRECTABLE"), (215, "CUDA_ERROR_UNSUPPORTED_LIMIT"), (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"), (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"), (218, "CUDA_ERROR_INVALID_PTX"), (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"), (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"), (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"), (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"), (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"), (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"), (300, "CUDA_ERROR_INVALID_SOURCE"), (301, "CUDA_ERROR_FILE_NOT_FOUND"), (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), (304, "CUDA_ERROR_OPERATING_SYSTEM"), (400, "CUDA_ERROR_INVALID_HANDLE"), (401, "CUDA_ERROR_ILLEGAL_STATE"), (500, "CUDA_ERROR_NOT_FOUND"), (600, "CUDA_ERROR_NOT_READY"), (700, "CUDA_ERROR_ILLEGAL_ADDRESS"), (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), (702, "CUDA_ERROR_LAUNCH_TIMEOUT"), (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"), (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"), (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"), (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"), (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"), (710, "CUDA_ERROR_ASSERT"), (711, "CUDA_ERROR_TOO_MANY_PEERS"), (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), (714, "CUDA_ERROR_HARDWARE_STACK_ERROR"), (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"), (716, "CUDA_ERROR_MISALIGNED_ADDRESS"), (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"), (718, "CUDA_ERROR_INVALID_PC"), (719, "CUDA_ERROR_LAUNCH_FAILED"), (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), (800, "CUDA_ERROR_NOT_PERMITTED"), (801, "CUDA_ERROR_NOT_SUPPORTED"), (802, "CUDA_ERROR_SYSTEM_NOT_READY"), (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"), (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), (805, "CUDA_ERROR_MPS_CONNECTION_FAILED"), (806, "CUDA_ERROR_MPS_RPC_FAILURE"), (807, "CUDA_ERROR_MPS_SERVER_NOT_READY"), (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"), (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"), (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"), (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"), (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"), (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"), (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"), (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"), (907, "CUDA_ERROR_CAPTURED_EVENT"), (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"), (909, "CUDA_ERROR_TIMEOUT"), (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"), (911, "CUDA_ERROR_EXTERNAL_DEVICE"), (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"), (999, "CUDA_ERROR_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaError_enum", self.0, &[(0, "CUDA_SUCCESS"), (1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"), (3, "CUDA_ERROR_NOT_INITIALIZED"), (4, "CUDA_ERROR_DEINITIALIZED"), (5, "CUDA_ERROR_PROFILER_DISABLED"), (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"), (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"), (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"), (34, "CUDA_ERROR_STUB_LIBRARY"), (46, "CUDA_ERROR_DEVICE_UNAVAILABLE"), (100, "CUDA_ERROR_NO_DEVICE"), (101, "CUDA_ERROR_INVALID_DEVICE"), (102, "CUDA_ERROR_DEVICE_NOT_LICENSED"), (200, "CUDA_ERROR_INVALID_IMAGE"), (201, "CUDA_ERROR_INVALID_CONTEXT"), (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"), (205, "CUDA_ERROR_MAP_FAILED"), (206, "CUDA_ERROR_UNMAP_FAILED"), (207, "CUDA_ERROR_ARRAY_IS_MAPPED"), (208, "CUDA_ERROR_ALREADY_MAPPED"), (209, "CUDA_ERROR_NO_BINARY_FOR_GPU"), (210, "CUDA_ERROR_ALREADY_ACQUIRED"), (211, "CUDA_ERROR_NOT_MAPPED"), (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"), (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"), (214, "CUDA_ERROR_ECC_UNCORRECTABLE"), (215, "CUDA_ERROR_UNSUPPORTED_LIMIT"), (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"), (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"), (218, "CUDA_ERROR_INVALID_PTX"), (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"), (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"), (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"), (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"), (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"), (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"), (300, "CUDA_ERROR_INVALID_SOURCE"), (301, "CUDA_ERROR_FILE_NOT_FOUND"), (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), (304, "CUDA_ERROR_OPERATING_SYSTEM"), (400, "CUDA_ERROR_INVALID_HANDLE"), (401, "CUDA_ERROR_ILLEGAL_STATE"), (500, "CUDA_ERROR_NOT_FOUND"), (600, "CUDA_ERROR_NOT_READY"), (700, "CUDA_ERROR_ILLEGAL_ADDRESS"), (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), (702, "CUDA_ERROR_LAUNCH_TIMEOUT"), (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"), (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"), (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"), (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"), (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"), (710, "CUDA_ERROR_ASSERT"), (711, "CUDA_ERROR_TOO_MANY_PEERS"), (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), (714, "CUDA_ERROR_HARDWARE_STACK_ERROR"), (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"), (716, "CUDA_ERROR_MISALIGNED_ADDRESS"), (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"), (718, "CUDA_ERROR_INVALID_PC"), (719, "CUDA_ERROR_LAUNCH_FAILED"), (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), (800, "CUDA_ERROR_NOT_PERMITTED"), (801, "CUDA_ERROR_NOT_SUPPORTED"), (802, "CUDA_ERROR_SYSTEM_NOT_READY"), (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"), (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), (805, "CUDA_ERROR_MPS_CONNECTION_FAILED"), (806, "CUDA_ERROR_MPS_RPC_FAILURE"), (807, "CUDA_ERROR_MPS_SERVER_NOT_READY"), (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"), (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"), (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"), (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"), (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"), (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"), (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"), (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"), (907, "CUDA_ERROR_CAPTURED_EVENT"), (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"), (909, "CUDA_ERROR_TIMEOUT"), (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"), (911, "CUDA_ERROR_EXTERNAL_DEVICE"), (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"), (999, "CUDA_ERROR_UNKNOWN")], false)
     }
 }
 impl CUdevice_P2PAttribute_enum {
@@ -3081,7 +3081,7 @@ impl CUdevice_P2PAttribute_enum {
 pub struct CUdevice_P2PAttribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUdevice_P2PAttribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUdevice_P2PAttribute_enum", self.0, &[(1, "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK"), (2, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED"), (3, "CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED"), (4, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUdevice_P2PAttribute_enum", self.0, &[(1, "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK"), (2, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED"), (3, "CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED"), (4, "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED")], false)
     }
 }
 impl CUresourceViewFormat_enum {
@@ -3126,7 +3126,7 @@ impl CUresourceViewFormat_enum {
 pub struct CUresourceViewFormat_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUresourceViewFormat_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUresourceViewFormat_enum", self.0, &[(0, "CU_RES_VIEW_FORMAT_NONE"), (1, "CU_RES_VIEW_FORMAT_UINT_1X8"), (2, "CU_RES_VIEW_FORMAT_UINT_2X8"), (3, "CU_RES_VIEW_FORMAT_UINT_4X8"), (4, "CU_RES_VIEW_FORMAT_SINT_1X8"), (5, "CU_RES_VIEW_FORMAT_SINT_2X8"), (6, "CU_RES_VIEW_FORMAT_SINT_4X8"), (7, "CU_RES_VIEW_FORMAT_UINT_1X16"), (8, "CU_RES_VIEW_FORMAT_UINT_2X16"), (9, "CU_RES_VIEW_FORMAT_UINT_4X16"), (10, "CU_RES_VIEW_FORMAT_SINT_1X16"), (11, "CU_RES_VIEW_FORMAT_SINT_2X16"), (12, "CU_RES_VIEW_FORMAT_SINT_4X16"), (13, "CU_RES_VIEW_FORMAT_UINT_1X32"), (14, "CU_RES_VIEW_FORMAT_UINT_2X32"), (15, "CU_RES_VIEW_FORMAT_UINT_4X32"), (16, "CU_RES_VIEW_FORMAT_SINT_1X32"), (17, "CU_RES_VIEW_FORMAT_SINT_2X32"), (18, "CU_RES_VIEW_FORMAT_SINT_4X32"), (19, "CU_RES_VIEW_FORMAT_FLOAT_1X16"), (20, "CU_RES_VIEW_FORMAT_FLOAT_2X16"), (21, "CU_RES_VIEW_FORMAT_FLOAT_4X16"), (22, "CU_RES_VIEW_FORMAT_FLOAT_1X32"), (23, "CU_RES_VIEW_FORMAT_FLOAT_2X32"), (24, "CU_RES_VIEW_FORMAT_FLOAT_4X32"), (25, "CU_RES_VIEW_FORMAT_UNSIGNED_BC1"), (26, "CU_RES_VIEW_FORMAT_UNSIGNED_BC2"), (27, "CU_RES_VIEW_FORMAT_UNSIGNED_BC3"), (28, "CU_RES_VIEW_FORMAT_UNSIGNED_BC4"), (29, "CU_RES_VIEW_FORMAT_SIGNED_BC4"), (30, "CU_RES_VIEW_FORMAT_UNSIGNED_BC5"), (31, "CU_RES_VIEW_FORMAT_SIGNED_BC5"), (32, "CU_RES_VIEW_FORMAT_UNSIGNED_BC6H"), (33, "CU_RES_VIEW_FORMAT_SIGNED_BC6H"), (34, "CU_RES_VIEW_FORMAT_UNSIGNED_BC7")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUresourceViewFormat_enum", self.0, &[(0, "CU_RES_VIEW_FORMAT_NONE"), (1, "CU_RES_VIEW_FORMAT_UINT_1X8"), (2, "CU_RES_VIEW_FORMAT_UINT_2X8"), (3, "CU_RES_VIEW_FORMAT_UINT_4X8"), (4, "CU_RES_VIEW_FORMAT_SINT_1X8"), (5, "CU_RES_VIEW_FORMAT_SINT_2X8"), (6, "CU_RES_VIEW_FORMAT_SINT_4X8"), (7, "CU_RES_VIEW_FORMAT_UINT_1X16"), (8, "CU_RES_VIEW_FORMAT_UINT_2X16"), (9, "CU_RES_VIEW_FORMAT_UINT_4X16"), (10, "CU_RES_VIEW_FORMAT_SINT_1X16"), (11, "CU_RES_VIEW_FORMAT_SINT_2X16"), (12, "CU_RES_VIEW_FORMAT_SINT_4X16"), (13, "CU_RES_VIEW_FORMAT_UINT_1X32"), (14, "CU_RES_VIEW_FORMAT_UINT_2X32"), (15, "CU_RES_VIEW_FORMAT_UINT_4X32"), (16, "CU_RES_VIEW_FORMAT_SINT_1X32"), (17, "CU_RES_VIEW_FORMAT_SINT_2X32"), (18, "CU_RES_VIEW_FORMAT_SINT_4X32"), (19, "CU_RES_VIEW_FORMAT_FLOAT_1X16"), (20, "CU_RES_VIEW_FORMAT_FLOAT_2X16"), (21, "CU_RES_VIEW_FORMAT_FLOAT_4X16"), (22, "CU_RES_VIEW_FORMAT_FLOAT_1X32"), (23, "CU_RES_VIEW_FORMAT_FLOAT_2X32"), (24, "CU_RES_VIEW_FORMAT_FLOAT_4X32"), (25, "CU_RES_VIEW_FORMAT_UNSIGNED_BC1"), (26, "CU_RES_VIEW_FORMAT_UNSIGNED_BC2"), (27, "CU_RES_VIEW_FORMAT_UNSIGNED_BC3"), (28, "CU_RES_VIEW_FORMAT_UNSIGNED_BC4"), (29, "CU_RES_VIEW_FORMAT_SIGNED_BC4"), (30, "CU_RES_VIEW_FORMAT_UNSIGNED_BC5"), (31, "CU_RES_VIEW_FORMAT_SIGNED_BC5"), (32, "CU_RES_VIEW_FORMAT_UNSIGNED_BC6H"), (33, "CU_RES_VIEW_FORMAT_SIGNED_BC6H"), (34, "CU_RES_VIEW_FORMAT_UNSIGNED_BC7")], false)
     }
 }
 impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
@@ -3165,7 +3165,7 @@ impl ::core::ops::BitAndAssign for CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
 pub struct CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum", self.0, &[(0, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE"), (1, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ"), (3, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum", self.0, &[(0, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE"), (1, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ"), (3, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE")], true)
     }
 }
 impl CUexternalMemoryHandleType_enum {
@@ -3183,7 +3183,7 @@ impl CUexternalMemoryHandleType_enum {
 pub struct CUexternalMemoryHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUexternalMemoryHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUexternalMemoryHandleType_enum", self.0, &[(1, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP"), (5, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE"), (6, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE"), (7, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT"), (8, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUexternalMemoryHandleType_enum", self.0, &[(1, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP"), (5, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE"), (6, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE"), (7, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT"), (8, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF")], false)
     }
 }
 impl CUexternalSemaphoreHandleType_enum {
@@ -3203,7 +3203,7 @@ impl CUexternalSemaphoreHandleType_enum {
 pub struct CUexternalSemaphoreHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUexternalSemaphoreHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUexternalSemaphoreHandleType_enum", self.0, &[(1, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE"), (5, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE"), (6, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC"), (7, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX"), (8, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT"), (9, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD"), (10, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUexternalSemaphoreHandleType_enum", self.0, &[(1, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT"), (4, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE"), (5, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE"), (6, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC"), (7, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX"), (8, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT"), (9, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD"), (10, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32")], false)
     }
 }
 impl CUmemAllocationHandleType_enum {
@@ -3218,7 +3218,7 @@ impl CUmemAllocationHandleType_enum {
 pub struct CUmemAllocationHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemAllocationHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_NONE"), (1, "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"), (2, "CU_MEM_HANDLE_TYPE_WIN32"), (4, "CU_MEM_HANDLE_TYPE_WIN32_KMT"), (2147483647, "CU_MEM_HANDLE_TYPE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemAllocationHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_NONE"), (1, "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"), (2, "CU_MEM_HANDLE_TYPE_WIN32"), (4, "CU_MEM_HANDLE_TYPE_WIN32_KMT"), (2147483647, "CU_MEM_HANDLE_TYPE_MAX")], false)
     }
 }
 impl CUmemAccess_flags_enum {
@@ -3258,7 +3258,7 @@ impl ::core::ops::BitAndAssign for CUmemAccess_flags_enum {
 pub struct CUmemAccess_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAccess_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemAccess_flags_enum", self.0, &[(0, "CU_MEM_ACCESS_FLAGS_PROT_NONE"), (1, "CU_MEM_ACCESS_FLAGS_PROT_READ"), (3, "CU_MEM_ACCESS_FLAGS_PROT_READWRITE"), (2147483647, "CU_MEM_ACCESS_FLAGS_PROT_MAX")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemAccess_flags_enum", self.0, &[(0, "CU_MEM_ACCESS_FLAGS_PROT_NONE"), (1, "CU_MEM_ACCESS_FLAGS_PROT_READ"), (3, "CU_MEM_ACCESS_FLAGS_PROT_READWRITE"), (2147483647, "CU_MEM_ACCESS_FLAGS_PROT_MAX")], true)
     }
 }
 impl CUmemLocationType_enum {
@@ -3271,7 +3271,7 @@ impl CUmemLocationType_enum {
 pub struct CUmemLocationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemLocationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemLocationType_enum", self.0, &[(0, "CU_MEM_LOCATION_TYPE_INVALID"), (1, "CU_MEM_LOCATION_TYPE_DEVICE"), (2147483647, "CU_MEM_LOCATION_TYPE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemLocationType_enum", self.0, &[(0, "CU_MEM_LOCATION_TYPE_INVALID"), (1, "CU_MEM_LOCATION_TYPE_DEVICE"), (2147483647, "CU_MEM_LOCATION_TYPE_MAX")], false)
     }
 }
 impl CUmemAllocationType_enum {
@@ -3284,7 +3284,7 @@ impl CUmemAllocationType_enum {
 pub struct CUmemAllocationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemAllocationType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_TYPE_INVALID"), (1, "CU_MEM_ALLOCATION_TYPE_PINNED"), (2147483647, "CU_MEM_ALLOCATION_TYPE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemAllocationType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_TYPE_INVALID"), (1, "CU_MEM_ALLOCATION_TYPE_PINNED"), (2147483647, "CU_MEM_ALLOCATION_TYPE_MAX")], false)
     }
 }
 impl CUmemAllocationGranularity_flags_enum {
@@ -3322,7 +3322,7 @@ impl ::core::ops::BitAndAssign for CUmemAllocationGranularity_flags_enum {
 pub struct CUmemAllocationGranularity_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationGranularity_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemAllocationGranularity_flags_enum", self.0, &[(0, "CU_MEM_ALLOC_GRANULARITY_MINIMUM"), (1, "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemAllocationGranularity_flags_enum", self.0, &[(0, "CU_MEM_ALLOC_GRANULARITY_MINIMUM"), (1, "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED")], true)
     }
 }
 impl CUmemRangeHandleType_enum {
@@ -3334,7 +3334,7 @@ impl CUmemRangeHandleType_enum {
 pub struct CUmemRangeHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemRangeHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemRangeHandleType_enum", self.0, &[(1, "CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD"), (2147483647, "CU_MEM_RANGE_HANDLE_TYPE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemRangeHandleType_enum", self.0, &[(1, "CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD"), (2147483647, "CU_MEM_RANGE_HANDLE_TYPE_MAX")], false)
     }
 }
 impl CUarraySparseSubresourceType_enum {
@@ -3346,7 +3346,7 @@ impl CUarraySparseSubresourceType_enum {
 pub struct CUarraySparseSubresourceType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUarraySparseSubresourceType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUarraySparseSubresourceType_enum", self.0, &[(0, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL"), (1, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUarraySparseSubresourceType_enum", self.0, &[(0, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL"), (1, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL")], false)
     }
 }
 impl CUmemOperationType_enum {
@@ -3358,7 +3358,7 @@ impl CUmemOperationType_enum {
 pub struct CUmemOperationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemOperationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemOperationType_enum", self.0, &[(1, "CU_MEM_OPERATION_TYPE_MAP"), (2, "CU_MEM_OPERATION_TYPE_UNMAP")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemOperationType_enum", self.0, &[(1, "CU_MEM_OPERATION_TYPE_MAP"), (2, "CU_MEM_OPERATION_TYPE_UNMAP")], false)
     }
 }
 impl CUmemHandleType_enum {
@@ -3369,7 +3369,7 @@ impl CUmemHandleType_enum {
 pub struct CUmemHandleType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemHandleType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_GENERIC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemHandleType_enum", self.0, &[(0, "CU_MEM_HANDLE_TYPE_GENERIC")], false)
     }
 }
 impl CUmemAllocationCompType_enum {
@@ -3381,7 +3381,7 @@ impl CUmemAllocationCompType_enum {
 pub struct CUmemAllocationCompType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemAllocationCompType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemAllocationCompType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_COMP_NONE"), (1, "CU_MEM_ALLOCATION_COMP_GENERIC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemAllocationCompType_enum", self.0, &[(0, "CU_MEM_ALLOCATION_COMP_NONE"), (1, "CU_MEM_ALLOCATION_COMP_GENERIC")], false)
     }
 }
 impl CUgraphExecUpdateResult_enum {
@@ -3400,7 +3400,7 @@ impl CUgraphExecUpdateResult_enum {
 pub struct CUgraphExecUpdateResult_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphExecUpdateResult_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphExecUpdateResult_enum", self.0, &[(0, "CU_GRAPH_EXEC_UPDATE_SUCCESS"), (1, "CU_GRAPH_EXEC_UPDATE_ERROR"), (2, "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED"), (3, "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED"), (4, "CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED"), (5, "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED"), (6, "CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED"), (7, "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE"), (8, "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphExecUpdateResult_enum", self.0, &[(0, "CU_GRAPH_EXEC_UPDATE_SUCCESS"), (1, "CU_GRAPH_EXEC_UPDATE_ERROR"), (2, "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED"), (3, "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED"), (4, "CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED"), (5, "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED"), (6, "CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED"), (7, "CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE"), (8, "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED")], false)
     }
 }
 impl CUmemPool_attribute_enum {
@@ -3418,7 +3418,7 @@ impl CUmemPool_attribute_enum {
 pub struct CUmemPool_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmemPool_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmemPool_attribute_enum", self.0, &[(1, "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES"), (2, "CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC"), (3, "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES"), (4, "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD"), (5, "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT"), (6, "CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH"), (7, "CU_MEMPOOL_ATTR_USED_MEM_CURRENT"), (8, "CU_MEMPOOL_ATTR_USED_MEM_HIGH")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmemPool_attribute_enum", self.0, &[(1, "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES"), (2, "CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC"), (3, "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES"), (4, "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD"), (5, "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT"), (6, "CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH"), (7, "CU_MEMPOOL_ATTR_USED_MEM_CURRENT"), (8, "CU_MEMPOOL_ATTR_USED_MEM_HIGH")], false)
     }
 }
 impl CUgraphMem_attribute_enum {
@@ -3432,7 +3432,7 @@ impl CUgraphMem_attribute_enum {
 pub struct CUgraphMem_attribute_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphMem_attribute_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphMem_attribute_enum", self.0, &[(0, "CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT"), (1, "CU_GRAPH_MEM_ATTR_USED_MEM_HIGH"), (2, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT"), (3, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphMem_attribute_enum", self.0, &[(0, "CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT"), (1, "CU_GRAPH_MEM_ATTR_USED_MEM_HIGH"), (2, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT"), (3, "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH")], false)
     }
 }
 impl CUflushGPUDirectRDMAWritesOptions_enum {
@@ -3444,7 +3444,7 @@ impl CUflushGPUDirectRDMAWritesOptions_enum {
 pub struct CUflushGPUDirectRDMAWritesOptions_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesOptions_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUflushGPUDirectRDMAWritesOptions_enum", self.0, &[(1, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST"), (2, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUflushGPUDirectRDMAWritesOptions_enum", self.0, &[(1, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST"), (2, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS")], false)
     }
 }
 impl CUGPUDirectRDMAWritesOrdering_enum {
@@ -3457,7 +3457,7 @@ impl CUGPUDirectRDMAWritesOrdering_enum {
 pub struct CUGPUDirectRDMAWritesOrdering_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUGPUDirectRDMAWritesOrdering_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUGPUDirectRDMAWritesOrdering_enum", self.0, &[(0, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE"), (100, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER"), (200, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUGPUDirectRDMAWritesOrdering_enum", self.0, &[(0, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE"), (100, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER"), (200, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES")], false)
     }
 }
 impl CUflushGPUDirectRDMAWritesScope_enum {
@@ -3469,7 +3469,7 @@ impl CUflushGPUDirectRDMAWritesScope_enum {
 pub struct CUflushGPUDirectRDMAWritesScope_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesScope_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUflushGPUDirectRDMAWritesScope_enum", self.0, &[(100, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER"), (200, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUflushGPUDirectRDMAWritesScope_enum", self.0, &[(100, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER"), (200, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES")], false)
     }
 }
 impl CUflushGPUDirectRDMAWritesTarget_enum {
@@ -3480,7 +3480,7 @@ impl CUflushGPUDirectRDMAWritesTarget_enum {
 pub struct CUflushGPUDirectRDMAWritesTarget_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesTarget_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUflushGPUDirectRDMAWritesTarget_enum", self.0, &[(0, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUflushGPUDirectRDMAWritesTarget_enum", self.0, &[(0, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX")], false)
     }
 }
 impl CUgraphDebugDot_flags_enum {
@@ -3530,7 +3530,7 @@ impl ::core::ops::BitAndAssign for CUgraphDebugDot_flags_enum {
 pub struct CUgraphDebugDot_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphDebugDot_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphDebugDot_flags_enum", self.0, &[(1, "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE"), (2, "CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES"), (4, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS"), (8, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS"), (16, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS"), (32, "CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS"), (64, "CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS"), (128, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS"), (256, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS"), (512, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES"), (1024, "CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES"), (2048, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS"), (4096, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS"), (8192, "CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphDebugDot_flags_enum", self.0, &[(1, "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE"), (2, "CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES"), (4, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS"), (8, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS"), (16, "CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS"), (32, "CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS"), (64, "CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS"), (128, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS"), (256, "CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS"), (512, "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES"), (1024, "CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES"), (2048, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS"), (4096, "CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS"), (8192, "CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS")], true)
     }
 }
 impl CUuserObject_flags_enum {
@@ -3567,7 +3567,7 @@ impl ::core::ops::BitAndAssign for CUuserObject_flags_enum {
 pub struct CUuserObject_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUuserObject_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUuserObject_flags_enum", self.0, &[(1, "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUuserObject_flags_enum", self.0, &[(1, "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC")], true)
     }
 }
 impl CUuserObjectRetain_flags_enum {
@@ -3604,7 +3604,7 @@ impl ::core::ops::BitAndAssign for CUuserObjectRetain_flags_enum {
 pub struct CUuserObjectRetain_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUuserObjectRetain_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUuserObjectRetain_flags_enum", self.0, &[(1, "CU_GRAPH_USER_OBJECT_MOVE")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUuserObjectRetain_flags_enum", self.0, &[(1, "CU_GRAPH_USER_OBJECT_MOVE")], true)
     }
 }
 impl CUgraphInstantiate_flags_enum {
@@ -3642,7 +3642,7 @@ impl ::core::ops::BitAndAssign for CUgraphInstantiate_flags_enum {
 pub struct CUgraphInstantiate_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUgraphInstantiate_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUgraphInstantiate_flags_enum", self.0, &[(1, "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH"), (8, "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUgraphInstantiate_flags_enum", self.0, &[(1, "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH"), (8, "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY")], true)
     }
 }
 impl CUmoduleLoadingMode_enum {
@@ -3654,7 +3654,7 @@ impl CUmoduleLoadingMode_enum {
 pub struct CUmoduleLoadingMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUmoduleLoadingMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUmoduleLoadingMode_enum", self.0, &[(1, "CU_MODULE_EAGER_LOADING"), (2, "CU_MODULE_LAZY_LOADING")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUmoduleLoadingMode_enum", self.0, &[(1, "CU_MODULE_EAGER_LOADING"), (2, "CU_MODULE_LAZY_LOADING")], false)
     }
 }
 impl CUoutput_mode_enum {
@@ -3666,7 +3666,7 @@ impl CUoutput_mode_enum {
 pub struct CUoutput_mode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUoutput_mode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUoutput_mode_enum", self.0, &[(0, "CU_OUT_KEY_VALUE_PAIR"), (1, "CU_OUT_CSV")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUoutput_mode_enum", self.0, &[(0, "CU_OUT_KEY_VALUE_PAIR"), (1, "CU_OUT_CSV")], false)
     }
 }
 impl CUGLDeviceList_enum {
@@ -3679,7 +3679,7 @@ impl CUGLDeviceList_enum {
 pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUGLDeviceList_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUGLDeviceList_enum", self.0, &[(1, "CU_GL_DEVICE_LIST_ALL"), (2, "CU_GL_DEVICE_LIST_CURRENT_FRAME"), (3, "CU_GL_DEVICE_LIST_NEXT_FRAME")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUGLDeviceList_enum", self.0, &[(1, "CU_GL_DEVICE_LIST_ALL"), (2, "CU_GL_DEVICE_LIST_CURRENT_FRAME"), (3, "CU_GL_DEVICE_LIST_NEXT_FRAME")], false)
     }
 }
 impl CUGLmap_flags_enum {
@@ -3718,7 +3718,7 @@ impl ::core::ops::BitAndAssign for CUGLmap_flags_enum {
 pub struct CUGLmap_flags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUGLmap_flags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUGLmap_flags_enum", self.0, &[(0, "CU_GL_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUGLmap_flags_enum", self.0, &[(0, "CU_GL_MAP_RESOURCE_FLAGS_NONE"), (1, "CU_GL_MAP_RESOURCE_FLAGS_READ_ONLY"), (2, "CU_GL_MAP_RESOURCE_FLAGS_WRITE_DISCARD")], true)
     }
 }
 impl CUeglFrameType_enum {
@@ -3730,7 +3730,7 @@ impl CUeglFrameType_enum {
 pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUeglFrameType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUeglFrameType_enum", self.0, &[(0, "CU_EGL_FRAME_TYPE_ARRAY"), (1, "CU_EGL_FRAME_TYPE_PITCH")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUeglFrameType_enum", self.0, &[(0, "CU_EGL_FRAME_TYPE_ARRAY"), (1, "CU_EGL_FRAME_TYPE_PITCH")], false)
     }
 }
 impl CUeglResourceLocationFlags_enum {
@@ -3768,7 +3768,7 @@ impl ::core::ops::BitAndAssign for CUeglResourceLocationFlags_enum {
 pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUeglResourceLocationFlags_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUeglResourceLocationFlags_enum", self.0, &[(0, "CU_EGL_RESOURCE_LOCATION_SYSMEM"), (1, "CU_EGL_RESOURCE_LOCATION_VIDMEM")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUeglResourceLocationFlags_enum", self.0, &[(0, "CU_EGL_RESOURCE_LOCATION_SYSMEM"), (1, "CU_EGL_RESOURCE_LOCATION_VIDMEM")], true)
     }
 }
 impl CUeglColorFormat_enum {
@@ -3893,7 +3893,7 @@ impl CUeglColorFormat_enum {
 pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUeglColorFormat_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUeglColorFormat_enum", self.0, &[(0, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR"), (1, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR"), (2, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR"), (3, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR"), (4, "CU_EGL_COLOR_FORMAT_RGB"), (5, "CU_EGL_COLOR_FORMAT_BGR"), (6, "CU_EGL_COLOR_FORMAT_ARGB"), (7, "CU_EGL_COLOR_FORMAT_RGBA"), (8, "CU_EGL_COLOR_FORMAT_L"), (9, "CU_EGL_COLOR_FORMAT_R"), (10, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR"), (11, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR"), (12, "CU_EGL_COLOR_FORMAT_YUYV_422"), (13, "CU_EGL_COLOR_FORMAT_UYVY_422"), (14, "CU_EGL_COLOR_FORMAT_ABGR"), (15, "CU_EGL_COLOR_FORMAT_BGRA"), (16, "CU_EGL_COLOR_FORMAT_A"), (17, "CU_EGL_COLOR_FORMAT_RG"), (18, "CU_EGL_COLOR_FORMAT_AYUV"), (19, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR"), (20, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR"), (21, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR"), (22, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR"), (23, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR"), (24, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR"), (25, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR"), (26, "CU_EGL_COLOR_FORMAT_VYUY_ER"), (27, "CU_EGL_COLOR_FORMAT_UYVY_ER"), (28, "CU_EGL_COLOR_FORMAT_YUYV_ER"), (29, "CU_EGL_COLOR_FORMAT_YVYU_ER"), (30, "CU_EGL_COLOR_FORMAT_YUV_ER"), (31, "CU_EGL_COLOR_FORMAT_YUVA_ER"), (32, "CU_EGL_COLOR_FORMAT_AYUV_ER"), (33, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER"), (34, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER"), (35, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER"), (36, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER"), (37, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER"), (38, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER"), (39, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER"), (40, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER"), (41, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER"), (42, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER"), (43, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER"), (44, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER"), (45, "CU_EGL_COLOR_FORMAT_BAYER_RGGB"), (46, "CU_EGL_COLOR_FORMAT_BAYER_BGGR"), (47, "CU_EGL_COLOR_FORMAT_BAYER_GRBG"), (48, "CU_EGL_COLOR_FORMAT_BAYER_GBRG"), (49, "CU_EGL_COLOR_FORMAT_BAYER10_RGGB"), (50, "CU_EGL_COLOR_FORMAT_BAYER10_BGGR"), (51, "CU_EGL_COLOR_FORMAT_BAYER10_GRBG"), (52, "CU_EGL_COLOR_FORMAT_BAYER10_GBRG"), (53, "CU_EGL_COLOR_FORMAT_BAYER12_RGGB"), (54, "CU_EGL_COLOR_FORMAT_BAYER12_BGGR"), (55, "CU_EGL_COLOR_FORMAT_BAYER12_GRBG"), (56, "CU_EGL_COLOR_FORMAT_BAYER12_GBRG"), (57, "CU_EGL_COLOR_FORMAT_BAYER14_RGGB"), (58, "CU_EGL_COLOR_FORMAT_BAYER14_BGGR"), (59, "CU_EGL_COLOR_FORMAT_BAYER14_GRBG"), (60, "CU_EGL_COLOR_FORMAT_BAYER14_GBRG"), (61, "CU_EGL_COLOR_FORMAT_BAYER20_RGGB"), (62, "CU_EGL_COLOR_FORMAT_BAYER20_BGGR"), (63, "CU_EGL_COLOR_FORMAT_BAYER20_GRBG"), (64, "CU_EGL_COLOR_FORMAT_BAYER20_GBRG"), (65, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR"), (66, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR"), (67, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR"), (68, "CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB"), (69, "CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR"), (70, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG"), (71, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG"), (72, "CU_EGL_COLOR_FORMAT_BAYER_BCCR"), (73, "CU_EGL_COLOR_FORMAT_BAYER_RCCB"), (74, "CU_EGL_COLOR_FORMAT_BAYER_CRBC"), (75, "CU_EGL_COLOR_FORMAT_BAYER_CBRC"), (76, "CU_EGL_COLOR_FORMAT_BAYER10_CCCC"), (77, "CU_EGL_COLOR_FORMAT_BAYER12_BCCR"), (78, "CU_EGL_COLOR_FORMAT_BAYER12_RCCB"), (79, "CU_EGL_COLOR_FORMAT_BAYER12_CRBC"), (80, "CU_EGL_COLOR_FORMAT_BAYER12_CBRC"), (81, "CU_EGL_COLOR_FORMAT_BAYER12_CCCC"), (82, "CU_EGL_COLOR_FORMAT_Y"), (83, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020"), (84, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020"), (85, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020"), (86, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020"), (87, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709"), (88, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709"), (89, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709"), (90, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709"), (91, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709"), (92, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020"), (93, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020"), (94, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR"), (95, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709"), (96, "CU_EGL_COLOR_FORMAT_Y_ER"), (97, "CU_EGL_COLOR_FORMAT_Y_709_ER"), (98, "CU_EGL_COLOR_FORMAT_Y10_ER"), (99, "CU_EGL_COLOR_FORMAT_Y10_709_ER"), (100, "CU_EGL_COLOR_FORMAT_Y12_ER"), (101, "CU_EGL_COLOR_FORMAT_Y12_709_ER"), (102, "CU_EGL_COLOR_FORMAT_YUVA"), (103, "CU_EGL_COLOR_FORMAT_YUV"), (104, "CU_EGL_COLOR_FORMAT_YVYU"), (105, "CU_EGL_COLOR_FORMAT_VYUY"), (106, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER"), (107, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER"), (108, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER"), (109, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER"), (110, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER"), (111, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER"), (112, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER"), (113, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER"), (114, "CU_EGL_COLOR_FORMAT_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUeglColorFormat_enum", self.0, &[(0, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR"), (1, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR"), (2, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR"), (3, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR"), (4, "CU_EGL_COLOR_FORMAT_RGB"), (5, "CU_EGL_COLOR_FORMAT_BGR"), (6, "CU_EGL_COLOR_FORMAT_ARGB"), (7, "CU_EGL_COLOR_FORMAT_RGBA"), (8, "CU_EGL_COLOR_FORMAT_L"), (9, "CU_EGL_COLOR_FORMAT_R"), (10, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR"), (11, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR"), (12, "CU_EGL_COLOR_FORMAT_YUYV_422"), (13, "CU_EGL_COLOR_FORMAT_UYVY_422"), (14, "CU_EGL_COLOR_FORMAT_ABGR"), (15, "CU_EGL_COLOR_FORMAT_BGRA"), (16, "CU_EGL_COLOR_FORMAT_A"), (17, "CU_EGL_COLOR_FORMAT_RG"), (18, "CU_EGL_COLOR_FORMAT_AYUV"), (19, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR"), (20, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR"), (21, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR"), (22, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR"), (23, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR"), (24, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR"), (25, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR"), (26, "CU_EGL_COLOR_FORMAT_VYUY_ER"), (27, "CU_EGL_COLOR_FORMAT_UYVY_ER"), (28, "CU_EGL_COLOR_FORMAT_YUYV_ER"), (29, "CU_EGL_COLOR_FORMAT_YVYU_ER"), (30, "CU_EGL_COLOR_FORMAT_YUV_ER"), (31, "CU_EGL_COLOR_FORMAT_YUVA_ER"), (32, "CU_EGL_COLOR_FORMAT_AYUV_ER"), (33, "CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER"), (34, "CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER"), (35, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER"), (36, "CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER"), (37, "CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER"), (38, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER"), (39, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER"), (40, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER"), (41, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER"), (42, "CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER"), (43, "CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER"), (44, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER"), (45, "CU_EGL_COLOR_FORMAT_BAYER_RGGB"), (46, "CU_EGL_COLOR_FORMAT_BAYER_BGGR"), (47, "CU_EGL_COLOR_FORMAT_BAYER_GRBG"), (48, "CU_EGL_COLOR_FORMAT_BAYER_GBRG"), (49, "CU_EGL_COLOR_FORMAT_BAYER10_RGGB"), (50, "CU_EGL_COLOR_FORMAT_BAYER10_BGGR"), (51, "CU_EGL_COLOR_FORMAT_BAYER10_GRBG"), (52, "CU_EGL_COLOR_FORMAT_BAYER10_GBRG"), (53, "CU_EGL_COLOR_FORMAT_BAYER12_RGGB"), (54, "CU_EGL_COLOR_FORMAT_BAYER12_BGGR"), (55, "CU_EGL_COLOR_FORMAT_BAYER12_GRBG"), (56, "CU_EGL_COLOR_FORMAT_BAYER12_GBRG"), (57, "CU_EGL_COLOR_FORMAT_BAYER14_RGGB"), (58, "CU_EGL_COLOR_FORMAT_BAYER14_BGGR"), (59, "CU_EGL_COLOR_FORMAT_BAYER14_GRBG"), (60, "CU_EGL_COLOR_FORMAT_BAYER14_GBRG"), (61, "CU_EGL_COLOR_FORMAT_BAYER20_RGGB"), (62, "CU_EGL_COLOR_FORMAT_BAYER20_BGGR"), (63, "CU_EGL_COLOR_FORMAT_BAYER20_GRBG"), (64, "CU_EGL_COLOR_FORMAT_BAYER20_GBRG"), (65, "CU_EGL_COLOR_FORMAT_YVU444_PLANAR"), (66, "CU_EGL_COLOR_FORMAT_YVU422_PLANAR"), (67, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR"), (68, "CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB"), (69, "CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR"), (70, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG"), (71, "CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG"), (72, "CU_EGL_COLOR_FORMAT_BAYER_BCCR"), (73, "CU_EGL_COLOR_FORMAT_BAYER_RCCB"), (74, "CU_EGL_COLOR_FORMAT_BAYER_CRBC"), (75, "CU_EGL_COLOR_FORMAT_BAYER_CBRC"), (76, "CU_EGL_COLOR_FORMAT_BAYER10_CCCC"), (77, "CU_EGL_COLOR_FORMAT_BAYER12_BCCR"), (78, "CU_EGL_COLOR_FORMAT_BAYER12_RCCB"), (79, "CU_EGL_COLOR_FORMAT_BAYER12_CRBC"), (80, "CU_EGL_COLOR_FORMAT_BAYER12_CBRC"), (81, "CU_EGL_COLOR_FORMAT_BAYER12_CCCC"), (82, "CU_EGL_COLOR_FORMAT_Y"), (83, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020"), (84, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020"), (85, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020"), (86, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020"), (87, "CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709"), (88, "CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709"), (89, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709"), (90, "CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709"), (91, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709"), (92, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020"), (93, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020"), (94, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR"), (95, "CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709"), (96, "CU_EGL_COLOR_FORMAT_Y_ER"), (97, "CU_EGL_COLOR_FORMAT_Y_709_ER"), (98, "CU_EGL_COLOR_FORMAT_Y10_ER"), (99, "CU_EGL_COLOR_FORMAT_Y10_709_ER"), (100, "CU_EGL_COLOR_FORMAT_Y12_ER"), (101, "CU_EGL_COLOR_FORMAT_Y12_709_ER"), (102, "CU_EGL_COLOR_FORMAT_YUVA"), (103, "CU_EGL_COLOR_FORMAT_YUV"), (104, "CU_EGL_COLOR_FORMAT_YVYU"), (105, "CU_EGL_COLOR_FORMAT_VYUY"), (106, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER"), (107, "CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER"), (108, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER"), (109, "CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER"), (110, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER"), (111, "CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER"), (112, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER"), (113, "CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER"), (114, "CU_EGL_COLOR_FORMAT_MAX")], false)
     }
 }
 }
@@ -3961,7 +3961,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -4012,14 +4012,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -4028,7 +4028,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -4038,7 +4038,7 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 #[allow(unused_imports)]
@@ -4067,104 +4067,104 @@ pub fn stream_mode() -> StreamMode {
 #[allow(dead_code)]
 #[must_use]
 pub fn stream_mode_warning() -> Option<String> {
-    cushim_runtime::stream_mode_warning(CUSHIM_INFO.default_stream)
+    cushim_runtime::private::stream_mode_warning(CUSHIM_INFO.default_stream)
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUDA_ERROR_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
-    cushim_runtime::StatusText { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 4, name: c"CUDA_ERROR_DEINITIALIZED", text: c"deinitialized" },
-    cushim_runtime::StatusText { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED", text: c"profiler disabled" },
-    cushim_runtime::StatusText { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED", text: c"profiler not initialized" },
-    cushim_runtime::StatusText { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED", text: c"profiler already started" },
-    cushim_runtime::StatusText { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED", text: c"profiler already stopped" },
-    cushim_runtime::StatusText { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY", text: c"stub library" },
-    cushim_runtime::StatusText { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE", text: c"device unavailable" },
-    cushim_runtime::StatusText { code: 100, name: c"CUDA_ERROR_NO_DEVICE", text: c"no device" },
-    cushim_runtime::StatusText { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE", text: c"invalid device" },
-    cushim_runtime::StatusText { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED", text: c"device not licensed" },
-    cushim_runtime::StatusText { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE", text: c"invalid image" },
-    cushim_runtime::StatusText { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT", text: c"invalid context" },
-    cushim_runtime::StatusText { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT", text: c"context already current" },
-    cushim_runtime::StatusText { code: 205, name: c"CUDA_ERROR_MAP_FAILED", text: c"map failed" },
-    cushim_runtime::StatusText { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED", text: c"unmap failed" },
-    cushim_runtime::StatusText { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED", text: c"array is mapped" },
-    cushim_runtime::StatusText { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED", text: c"already mapped" },
-    cushim_runtime::StatusText { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU", text: c"no binary for gpu" },
-    cushim_runtime::StatusText { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED", text: c"already acquired" },
-    cushim_runtime::StatusText { code: 211, name: c"CUDA_ERROR_NOT_MAPPED", text: c"not mapped" },
-    cushim_runtime::StatusText { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY", text: c"not mapped as array" },
-    cushim_runtime::StatusText { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER", text: c"not mapped as pointer" },
-    cushim_runtime::StatusText { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE", text: c"ecc uncorrectable" },
-    cushim_runtime::StatusText { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT", text: c"unsupported limit" },
-    cushim_runtime::StatusText { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE", text: c"context already in use" },
-    cushim_runtime::StatusText { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", text: c"peer access unsupported" },
-    cushim_runtime::StatusText { code: 218, name: c"CUDA_ERROR_INVALID_PTX", text: c"invalid ptx" },
-    cushim_runtime::StatusText { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", text: c"invalid graphics context" },
-    cushim_runtime::StatusText { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE", text: c"nvlink uncorrectable" },
-    cushim_runtime::StatusText { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND", text: c"jit compiler not found" },
-    cushim_runtime::StatusText { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", text: c"unsupported ptx version" },
-    cushim_runtime::StatusText { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED", text: c"jit compilation disabled" },
-    cushim_runtime::StatusText { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", text: c"unsupported exec affinity" },
-    cushim_runtime::StatusText { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE", text: c"invalid source" },
-    cushim_runtime::StatusText { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND", text: c"file not found" },
-    cushim_runtime::StatusText { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", text: c"shared object symbol not found" },
-    cushim_runtime::StatusText { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", text: c"shared object init failed" },
-    cushim_runtime::StatusText { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_runtime::StatusText { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE", text: c"invalid handle" },
-    cushim_runtime::StatusText { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE", text: c"illegal state" },
-    cushim_runtime::StatusText { code: 500, name: c"CUDA_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_runtime::StatusText { code: 600, name: c"CUDA_ERROR_NOT_READY", text: c"not ready" },
-    cushim_runtime::StatusText { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS", text: c"illegal address" },
-    cushim_runtime::StatusText { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", text: c"launch out of resources" },
-    cushim_runtime::StatusText { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT", text: c"launch timeout" },
-    cushim_runtime::StatusText { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", text: c"launch incompatible texturing" },
-    cushim_runtime::StatusText { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text: c"peer access already enabled" },
-    cushim_runtime::StatusText { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", text: c"peer access not enabled" },
-    cushim_runtime::StatusText { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", text: c"primary context active" },
-    cushim_runtime::StatusText { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED", text: c"context is destroyed" },
-    cushim_runtime::StatusText { code: 710, name: c"CUDA_ERROR_ASSERT", text: c"assert" },
-    cushim_runtime::StatusText { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS", text: c"too many peers" },
-    cushim_runtime::StatusText { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", text: c"host memory already registered" },
-    cushim_runtime::StatusText { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", text: c"host memory not registered" },
-    cushim_runtime::StatusText { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR", text: c"hardware stack error" },
-    cushim_runtime::StatusText { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION", text: c"illegal instruction" },
-    cushim_runtime::StatusText { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS", text: c"misaligned address" },
-    cushim_runtime::StatusText { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE", text: c"invalid address space" },
-    cushim_runtime::StatusText { code: 718, name: c"CUDA_ERROR_INVALID_PC", text: c"invalid pc" },
-    cushim_runtime::StatusText { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED", text: c"launch failed" },
-    cushim_runtime::StatusText { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", text: c"cooperative launch too large" },
-    cushim_runtime::StatusText { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED", text: c"not permitted" },
-    cushim_runtime::StatusText { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY", text: c"system not ready" },
-    cushim_runtime::StatusText { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", text: c"system driver mismatch" },
-    cushim_runtime::StatusText { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", text: c"compat not supported on device" },
-    cushim_runtime::StatusText { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED", text: c"mps connection failed" },
-    cushim_runtime::StatusText { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE", text: c"mps rpc failure" },
-    cushim_runtime::StatusText { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY", text: c"mps server not ready" },
-    cushim_runtime::StatusText { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", text: c"mps max clients reached" },
-    cushim_runtime::StatusText { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", text: c"mps max connections reached" },
-    cushim_runtime::StatusText { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED", text: c"mps client terminated" },
-    cushim_runtime::StatusText { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", text: c"stream capture unsupported" },
-    cushim_runtime::StatusText { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", text: c"stream capture invalidated" },
-    cushim_runtime::StatusText { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE", text: c"stream capture merge" },
-    cushim_runtime::StatusText { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", text: c"stream capture unmatched" },
-    cushim_runtime::StatusText { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED", text: c"stream capture unjoined" },
-    cushim_runtime::StatusText { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION", text: c"stream capture isolation" },
-    cushim_runtime::StatusText { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", text: c"stream capture implicit" },
-    cushim_runtime::StatusText { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT", text: c"captured event" },
-    cushim_runtime::StatusText { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", text: c"stream capture wrong thread" },
-    cushim_runtime::StatusText { code: 909, name: c"CUDA_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_runtime::StatusText { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", text: c"graph exec update failure" },
-    cushim_runtime::StatusText { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE", text: c"external device" },
-    cushim_runtime::StatusText { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE", text: c"invalid cluster size" },
-    cushim_runtime::StatusText { code: 999, name: c"CUDA_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUDA_ERROR_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 4, name: c"CUDA_ERROR_DEINITIALIZED", text: c"deinitialized" },
+    cushim_runtime::private::StatusText { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED", text: c"profiler disabled" },
+    cushim_runtime::private::StatusText { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED", text: c"profiler not initialized" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED", text: c"profiler already started" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED", text: c"profiler already stopped" },
+    cushim_runtime::private::StatusText { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY", text: c"stub library" },
+    cushim_runtime::private::StatusText { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE", text: c"device unavailable" },
+    cushim_runtime::private::StatusText { code: 100, name: c"CUDA_ERROR_NO_DEVICE", text: c"no device" },
+    cushim_runtime::private::StatusText { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE", text: c"invalid device" },
+    cushim_runtime::private::StatusText { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED", text: c"device not licensed" },
+    cushim_runtime::private::StatusText { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE", text: c"invalid image" },
+    cushim_runtime::private::StatusText { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT", text: c"invalid context" },
+    cushim_runtime::private::StatusText { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT", text: c"context already current" },
+    cushim_runtime::private::StatusText { code: 205, name: c"CUDA_ERROR_MAP_FAILED", text: c"map failed" },
+    cushim_runtime::private::StatusText { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED", text: c"unmap failed" },
+    cushim_runtime::private::StatusText { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED", text: c"array is mapped" },
+    cushim_runtime::private::StatusText { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED", text: c"already mapped" },
+    cushim_runtime::private::StatusText { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU", text: c"no binary for gpu" },
+    cushim_runtime::private::StatusText { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED", text: c"already acquired" },
+    cushim_runtime::private::StatusText { code: 211, name: c"CUDA_ERROR_NOT_MAPPED", text: c"not mapped" },
+    cushim_runtime::private::StatusText { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY", text: c"not mapped as array" },
+    cushim_runtime::private::StatusText { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER", text: c"not mapped as pointer" },
+    cushim_runtime::private::StatusText { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE", text: c"ecc uncorrectable" },
+    cushim_runtime::private::StatusText { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT", text: c"unsupported limit" },
+    cushim_runtime::private::StatusText { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE", text: c"context already in use" },
+    cushim_runtime::private::StatusText { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", text: c"peer access unsupported" },
+    cushim_runtime::private::StatusText { code: 218, name: c"CUDA_ERROR_INVALID_PTX", text: c"invalid ptx" },
+    cushim_runtime::private::StatusText { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", text: c"invalid graphics context" },
+    cushim_runtime::private::StatusText { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE", text: c"nvlink uncorrectable" },
+    cushim_runtime::private::StatusText { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND", text: c"jit compiler not found" },
+    cushim_runtime::private::StatusText { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", text: c"unsupported ptx version" },
+    cushim_runtime::private::StatusText { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED", text: c"jit compilation disabled" },
+    cushim_runtime::private::StatusText { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", text: c"unsupported exec affinity" },
+    cushim_runtime::private::StatusText { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE", text: c"invalid source" },
+    cushim_runtime::private::StatusText { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND", text: c"file not found" },
+    cushim_runtime::private::StatusText { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", text: c"shared object symbol not found" },
+    cushim_runtime::private::StatusText { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", text: c"shared object init failed" },
+    cushim_runtime::private::StatusText { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM", text: c"operating system" },
+    cushim_runtime::private::StatusText { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE", text: c"invalid handle" },
+    cushim_runtime::private::StatusText { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE", text: c"illegal state" },
+    cushim_runtime::private::StatusText { code: 500, name: c"CUDA_ERROR_NOT_FOUND", text: c"not found" },
+    cushim_runtime::private::StatusText { code: 600, name: c"CUDA_ERROR_NOT_READY", text: c"not ready" },
+    cushim_runtime::private::StatusText { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS", text: c"illegal address" },
+    cushim_runtime::private::StatusText { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", text: c"launch out of resources" },
+    cushim_runtime::private::StatusText { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT", text: c"launch timeout" },
+    cushim_runtime::private::StatusText { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", text: c"launch incompatible texturing" },
+    cushim_runtime::private::StatusText { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text: c"peer access already enabled" },
+    cushim_runtime::private::StatusText { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", text: c"peer access not enabled" },
+    cushim_runtime::private::StatusText { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", text: c"primary context active" },
+    cushim_runtime::private::StatusText { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED", text: c"context is destroyed" },
+    cushim_runtime::private::StatusText { code: 710, name: c"CUDA_ERROR_ASSERT", text: c"assert" },
+    cushim_runtime::private::StatusText { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS", text: c"too many peers" },
+    cushim_runtime::private::StatusText { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", text: c"host memory already registered" },
+    cushim_runtime::private::StatusText { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", text: c"host memory not registered" },
+    cushim_runtime::private::StatusText { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR", text: c"hardware stack error" },
+    cushim_runtime::private::StatusText { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION", text: c"illegal instruction" },
+    cushim_runtime::private::StatusText { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS", text: c"misaligned address" },
+    cushim_runtime::private::StatusText { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE", text: c"invalid address space" },
+    cushim_runtime::private::StatusText { code: 718, name: c"CUDA_ERROR_INVALID_PC", text: c"invalid pc" },
+    cushim_runtime::private::StatusText { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED", text: c"launch failed" },
+    cushim_runtime::private::StatusText { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", text: c"cooperative launch too large" },
+    cushim_runtime::private::StatusText { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED", text: c"not permitted" },
+    cushim_runtime::private::StatusText { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY", text: c"system not ready" },
+    cushim_runtime::private::StatusText { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", text: c"system driver mismatch" },
+    cushim_runtime::private::StatusText { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", text: c"compat not supported on device" },
+    cushim_runtime::private::StatusText { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED", text: c"mps connection failed" },
+    cushim_runtime::private::StatusText { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE", text: c"mps rpc failure" },
+    cushim_runtime::private::StatusText { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY", text: c"mps server not ready" },
+    cushim_runtime::private::StatusText { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", text: c"mps max clients reached" },
+    cushim_runtime::private::StatusText { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", text: c"mps max connections reached" },
+    cushim_runtime::private::StatusText { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED", text: c"mps client terminated" },
+    cushim_runtime::private::StatusText { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", text: c"stream capture unsupported" },
+    cushim_runtime::private::StatusText { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", text: c"stream capture invalidated" },
+    cushim_runtime::private::StatusText { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE", text: c"stream capture merge" },
+    cushim_runtime::private::StatusText { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", text: c"stream capture unmatched" },
+    cushim_runtime::private::StatusText { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED", text: c"stream capture unjoined" },
+    cushim_runtime::private::StatusText { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION", text: c"stream capture isolation" },
+    cushim_runtime::private::StatusText { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", text: c"stream capture implicit" },
+    cushim_runtime::private::StatusText { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT", text: c"captured event" },
+    cushim_runtime::private::StatusText { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", text: c"stream capture wrong thread" },
+    cushim_runtime::private::StatusText { code: 909, name: c"CUDA_ERROR_TIMEOUT", text: c"timeout" },
+    cushim_runtime::private::StatusText { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", text: c"graph exec update failure" },
+    cushim_runtime::private::StatusText { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE", text: c"external device" },
+    cushim_runtime::private::StatusText { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE", text: c"invalid cluster size" },
+    cushim_runtime::private::StatusText { code: 999, name: c"CUDA_ERROR_UNKNOWN", text: c"unknown" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -4614,8 +4614,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -4643,11 +4643,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -4656,10 +4656,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

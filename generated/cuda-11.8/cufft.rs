@@ -242,7 +242,7 @@ impl cudaDataType_t {
 pub struct cudaDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2")], false)
     }
 }
 impl libraryPropertyType_t {
@@ -255,7 +255,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl cufftResult_t {
@@ -282,7 +282,7 @@ impl cufftResult_t {
 pub struct cufftResult_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftResult_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftResult_t", self.0, &[(0, "CUFFT_SUCCESS"), (1, "CUFFT_INVALID_PLAN"), (2, "CUFFT_ALLOC_FAILED"), (3, "CUFFT_INVALID_TYPE"), (4, "CUFFT_INVALID_VALUE"), (5, "CUFFT_INTERNAL_ERROR"), (6, "CUFFT_EXEC_FAILED"), (7, "CUFFT_SETUP_FAILED"), (8, "CUFFT_INVALID_SIZE"), (9, "CUFFT_UNALIGNED_DATA"), (10, "CUFFT_INCOMPLETE_PARAMETER_LIST"), (11, "CUFFT_INVALID_DEVICE"), (12, "CUFFT_PARSE_ERROR"), (13, "CUFFT_NO_WORKSPACE"), (14, "CUFFT_NOT_IMPLEMENTED"), (15, "CUFFT_LICENSE_ERROR"), (16, "CUFFT_NOT_SUPPORTED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftResult_t", self.0, &[(0, "CUFFT_SUCCESS"), (1, "CUFFT_INVALID_PLAN"), (2, "CUFFT_ALLOC_FAILED"), (3, "CUFFT_INVALID_TYPE"), (4, "CUFFT_INVALID_VALUE"), (5, "CUFFT_INTERNAL_ERROR"), (6, "CUFFT_EXEC_FAILED"), (7, "CUFFT_SETUP_FAILED"), (8, "CUFFT_INVALID_SIZE"), (9, "CUFFT_UNALIGNED_DATA"), (10, "CUFFT_INCOMPLETE_PARAMETER_LIST"), (11, "CUFFT_INVALID_DEVICE"), (12, "CUFFT_PARSE_ERROR"), (13, "CUFFT_NO_WORKSPACE"), (14, "CUFFT_NOT_IMPLEMENTED"), (15, "CUFFT_LICENSE_ERROR"), (16, "CUFFT_NOT_SUPPORTED")], false)
     }
 }
 impl cufftType_t {
@@ -298,7 +298,7 @@ impl cufftType_t {
 pub struct cufftType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftType_t", self.0, &[(42, "CUFFT_R2C"), (44, "CUFFT_C2R"), (41, "CUFFT_C2C"), (106, "CUFFT_D2Z"), (108, "CUFFT_Z2D"), (105, "CUFFT_Z2Z")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftType_t", self.0, &[(42, "CUFFT_R2C"), (44, "CUFFT_C2R"), (41, "CUFFT_C2C"), (106, "CUFFT_D2Z"), (108, "CUFFT_Z2D"), (105, "CUFFT_Z2Z")], false)
     }
 }
 impl cufftCompatibility_t {
@@ -309,7 +309,7 @@ impl cufftCompatibility_t {
 pub struct cufftCompatibility_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftCompatibility_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftCompatibility_t", self.0, &[(1, "CUFFT_COMPATIBILITY_FFTW_PADDING")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftCompatibility_t", self.0, &[(1, "CUFFT_COMPATIBILITY_FFTW_PADDING")], false)
     }
 }
 impl libFormat_t {
@@ -321,7 +321,7 @@ impl libFormat_t {
 pub struct libFormat_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libFormat_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libFormat_t", self.0, &[(0, "LIB_FORMAT_CUFFT"), (1, "LIB_FORMAT_UNDEFINED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libFormat_t", self.0, &[(0, "LIB_FORMAT_CUFFT"), (1, "LIB_FORMAT_UNDEFINED")], false)
     }
 }
 impl cufftXtSubFormat_t {
@@ -339,7 +339,7 @@ impl cufftXtSubFormat_t {
 pub struct cufftXtSubFormat_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftXtSubFormat_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftXtSubFormat_t", self.0, &[(0, "CUFFT_XT_FORMAT_INPUT"), (1, "CUFFT_XT_FORMAT_OUTPUT"), (2, "CUFFT_XT_FORMAT_INPLACE"), (3, "CUFFT_XT_FORMAT_INPLACE_SHUFFLED"), (4, "CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED"), (5, "CUFFT_XT_FORMAT_DISTRIBUTED_INPUT"), (6, "CUFFT_XT_FORMAT_DISTRIBUTED_OUTPUT"), (7, "CUFFT_FORMAT_UNDEFINED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftXtSubFormat_t", self.0, &[(0, "CUFFT_XT_FORMAT_INPUT"), (1, "CUFFT_XT_FORMAT_OUTPUT"), (2, "CUFFT_XT_FORMAT_INPLACE"), (3, "CUFFT_XT_FORMAT_INPLACE_SHUFFLED"), (4, "CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED"), (5, "CUFFT_XT_FORMAT_DISTRIBUTED_INPUT"), (6, "CUFFT_XT_FORMAT_DISTRIBUTED_OUTPUT"), (7, "CUFFT_FORMAT_UNDEFINED")], false)
     }
 }
 impl cufftXtCopyType_t {
@@ -353,7 +353,7 @@ impl cufftXtCopyType_t {
 pub struct cufftXtCopyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftXtCopyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftXtCopyType_t", self.0, &[(0, "CUFFT_COPY_HOST_TO_DEVICE"), (1, "CUFFT_COPY_DEVICE_TO_HOST"), (2, "CUFFT_COPY_DEVICE_TO_DEVICE"), (3, "CUFFT_COPY_UNDEFINED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftXtCopyType_t", self.0, &[(0, "CUFFT_COPY_HOST_TO_DEVICE"), (1, "CUFFT_COPY_DEVICE_TO_HOST"), (2, "CUFFT_COPY_DEVICE_TO_DEVICE"), (3, "CUFFT_COPY_UNDEFINED")], false)
     }
 }
 impl cufftXtQueryType_t {
@@ -365,7 +365,7 @@ impl cufftXtQueryType_t {
 pub struct cufftXtQueryType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftXtQueryType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftXtQueryType_t", self.0, &[(0, "CUFFT_QUERY_1D_FACTORS"), (1, "CUFFT_QUERY_UNDEFINED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftXtQueryType_t", self.0, &[(0, "CUFFT_QUERY_1D_FACTORS"), (1, "CUFFT_QUERY_UNDEFINED")], false)
     }
 }
 impl cufftXtWorkAreaPolicy_t {
@@ -378,7 +378,7 @@ impl cufftXtWorkAreaPolicy_t {
 pub struct cufftXtWorkAreaPolicy_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftXtWorkAreaPolicy_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftXtWorkAreaPolicy_t", self.0, &[(0, "CUFFT_WORKAREA_MINIMAL"), (1, "CUFFT_WORKAREA_USER"), (2, "CUFFT_WORKAREA_PERFORMANCE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftXtWorkAreaPolicy_t", self.0, &[(0, "CUFFT_WORKAREA_MINIMAL"), (1, "CUFFT_WORKAREA_USER"), (2, "CUFFT_WORKAREA_PERFORMANCE")], false)
     }
 }
 impl cufftXtCallbackType_t {
@@ -397,7 +397,7 @@ impl cufftXtCallbackType_t {
 pub struct cufftXtCallbackType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftXtCallbackType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufftXtCallbackType_t", self.0, &[(0, "CUFFT_CB_LD_COMPLEX"), (1, "CUFFT_CB_LD_COMPLEX_DOUBLE"), (2, "CUFFT_CB_LD_REAL"), (3, "CUFFT_CB_LD_REAL_DOUBLE"), (4, "CUFFT_CB_ST_COMPLEX"), (5, "CUFFT_CB_ST_COMPLEX_DOUBLE"), (6, "CUFFT_CB_ST_REAL"), (7, "CUFFT_CB_ST_REAL_DOUBLE"), (8, "CUFFT_CB_UNDEFINED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufftXtCallbackType_t", self.0, &[(0, "CUFFT_CB_LD_COMPLEX"), (1, "CUFFT_CB_LD_COMPLEX_DOUBLE"), (2, "CUFFT_CB_LD_REAL"), (3, "CUFFT_CB_LD_REAL_DOUBLE"), (4, "CUFFT_CB_ST_COMPLEX"), (5, "CUFFT_CB_ST_COMPLEX_DOUBLE"), (6, "CUFFT_CB_ST_REAL"), (7, "CUFFT_CB_ST_REAL_DOUBLE"), (8, "CUFFT_CB_UNDEFINED")], false)
     }
 }
 }
@@ -465,7 +465,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -516,14 +516,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -532,7 +532,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -542,31 +542,31 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUFFT_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUFFT_INVALID_PLAN", text: c"invalid plan" },
-    cushim_runtime::StatusText { code: 2, name: c"CUFFT_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::StatusText { code: 3, name: c"CUFFT_INVALID_TYPE", text: c"invalid type" },
-    cushim_runtime::StatusText { code: 4, name: c"CUFFT_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 5, name: c"CUFFT_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 6, name: c"CUFFT_EXEC_FAILED", text: c"exec failed" },
-    cushim_runtime::StatusText { code: 7, name: c"CUFFT_SETUP_FAILED", text: c"setup failed" },
-    cushim_runtime::StatusText { code: 8, name: c"CUFFT_INVALID_SIZE", text: c"invalid size" },
-    cushim_runtime::StatusText { code: 9, name: c"CUFFT_UNALIGNED_DATA", text: c"unaligned data" },
-    cushim_runtime::StatusText { code: 10, name: c"CUFFT_INCOMPLETE_PARAMETER_LIST", text: c"incomplete parameter list" },
-    cushim_runtime::StatusText { code: 11, name: c"CUFFT_INVALID_DEVICE", text: c"invalid device" },
-    cushim_runtime::StatusText { code: 12, name: c"CUFFT_PARSE_ERROR", text: c"parse error" },
-    cushim_runtime::StatusText { code: 13, name: c"CUFFT_NO_WORKSPACE", text: c"no workspace" },
-    cushim_runtime::StatusText { code: 14, name: c"CUFFT_NOT_IMPLEMENTED", text: c"not implemented" },
-    cushim_runtime::StatusText { code: 15, name: c"CUFFT_LICENSE_ERROR", text: c"license error" },
-    cushim_runtime::StatusText { code: 16, name: c"CUFFT_NOT_SUPPORTED", text: c"not supported" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUFFT_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUFFT_INVALID_PLAN", text: c"invalid plan" },
+    cushim_runtime::private::StatusText { code: 2, name: c"CUFFT_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUFFT_INVALID_TYPE", text: c"invalid type" },
+    cushim_runtime::private::StatusText { code: 4, name: c"CUFFT_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 5, name: c"CUFFT_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 6, name: c"CUFFT_EXEC_FAILED", text: c"exec failed" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUFFT_SETUP_FAILED", text: c"setup failed" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUFFT_INVALID_SIZE", text: c"invalid size" },
+    cushim_runtime::private::StatusText { code: 9, name: c"CUFFT_UNALIGNED_DATA", text: c"unaligned data" },
+    cushim_runtime::private::StatusText { code: 10, name: c"CUFFT_INCOMPLETE_PARAMETER_LIST", text: c"incomplete parameter list" },
+    cushim_runtime::private::StatusText { code: 11, name: c"CUFFT_INVALID_DEVICE", text: c"invalid device" },
+    cushim_runtime::private::StatusText { code: 12, name: c"CUFFT_PARSE_ERROR", text: c"parse error" },
+    cushim_runtime::private::StatusText { code: 13, name: c"CUFFT_NO_WORKSPACE", text: c"no workspace" },
+    cushim_runtime::private::StatusText { code: 14, name: c"CUFFT_NOT_IMPLEMENTED", text: c"not implemented" },
+    cushim_runtime::private::StatusText { code: 15, name: c"CUFFT_LICENSE_ERROR", text: c"license error" },
+    cushim_runtime::private::StatusText { code: 16, name: c"CUFFT_NOT_SUPPORTED", text: c"not supported" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -669,8 +669,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -698,11 +698,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -711,10 +711,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

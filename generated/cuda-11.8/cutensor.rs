@@ -172,7 +172,7 @@ impl cutensorDataType_t {
 pub struct cutensorDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorDataType_t", self.0, &[(2, "CUTENSOR_R_16F"), (6, "CUTENSOR_C_16F"), (14, "CUTENSOR_R_16BF"), (15, "CUTENSOR_C_16BF"), (0, "CUTENSOR_R_32F"), (4, "CUTENSOR_C_32F"), (1, "CUTENSOR_R_64F"), (5, "CUTENSOR_C_64F"), (16, "CUTENSOR_R_4I"), (17, "CUTENSOR_C_4I"), (18, "CUTENSOR_R_4U"), (19, "CUTENSOR_C_4U"), (3, "CUTENSOR_R_8I"), (7, "CUTENSOR_C_8I"), (8, "CUTENSOR_R_8U"), (9, "CUTENSOR_C_8U"), (20, "CUTENSOR_R_16I"), (21, "CUTENSOR_C_16I"), (22, "CUTENSOR_R_16U"), (23, "CUTENSOR_C_16U"), (10, "CUTENSOR_R_32I"), (11, "CUTENSOR_C_32I"), (12, "CUTENSOR_R_32U"), (13, "CUTENSOR_C_32U"), (24, "CUTENSOR_R_64I"), (25, "CUTENSOR_C_64I"), (26, "CUTENSOR_R_64U"), (27, "CUTENSOR_C_64U")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorDataType_t", self.0, &[(2, "CUTENSOR_R_16F"), (6, "CUTENSOR_C_16F"), (14, "CUTENSOR_R_16BF"), (15, "CUTENSOR_C_16BF"), (0, "CUTENSOR_R_32F"), (4, "CUTENSOR_C_32F"), (1, "CUTENSOR_R_64F"), (5, "CUTENSOR_C_64F"), (16, "CUTENSOR_R_4I"), (17, "CUTENSOR_C_4I"), (18, "CUTENSOR_R_4U"), (19, "CUTENSOR_C_4U"), (3, "CUTENSOR_R_8I"), (7, "CUTENSOR_C_8I"), (8, "CUTENSOR_R_8U"), (9, "CUTENSOR_C_8U"), (20, "CUTENSOR_R_16I"), (21, "CUTENSOR_C_16I"), (22, "CUTENSOR_R_16U"), (23, "CUTENSOR_C_16U"), (10, "CUTENSOR_R_32I"), (11, "CUTENSOR_C_32I"), (12, "CUTENSOR_R_32U"), (13, "CUTENSOR_C_32U"), (24, "CUTENSOR_R_64I"), (25, "CUTENSOR_C_64I"), (26, "CUTENSOR_R_64U"), (27, "CUTENSOR_C_64U")], false)
     }
 }
 impl cutensorOperator_t {
@@ -215,7 +215,7 @@ impl cutensorOperator_t {
 pub struct cutensorOperator_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorOperator_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorOperator_t", self.0, &[(1, "CUTENSOR_OP_IDENTITY"), (2, "CUTENSOR_OP_SQRT"), (8, "CUTENSOR_OP_RELU"), (9, "CUTENSOR_OP_CONJ"), (10, "CUTENSOR_OP_RCP"), (11, "CUTENSOR_OP_SIGMOID"), (12, "CUTENSOR_OP_TANH"), (22, "CUTENSOR_OP_EXP"), (23, "CUTENSOR_OP_LOG"), (24, "CUTENSOR_OP_ABS"), (25, "CUTENSOR_OP_NEG"), (26, "CUTENSOR_OP_SIN"), (27, "CUTENSOR_OP_COS"), (28, "CUTENSOR_OP_TAN"), (29, "CUTENSOR_OP_SINH"), (30, "CUTENSOR_OP_COSH"), (31, "CUTENSOR_OP_ASIN"), (32, "CUTENSOR_OP_ACOS"), (33, "CUTENSOR_OP_ATAN"), (34, "CUTENSOR_OP_ASINH"), (35, "CUTENSOR_OP_ACOSH"), (36, "CUTENSOR_OP_ATANH"), (37, "CUTENSOR_OP_CEIL"), (38, "CUTENSOR_OP_FLOOR"), (39, "CUTENSOR_OP_MISH"), (40, "CUTENSOR_OP_SWISH"), (41, "CUTENSOR_OP_SOFT_PLUS"), (42, "CUTENSOR_OP_SOFT_SIGN"), (3, "CUTENSOR_OP_ADD"), (5, "CUTENSOR_OP_MUL"), (6, "CUTENSOR_OP_MAX"), (7, "CUTENSOR_OP_MIN"), (126, "CUTENSOR_OP_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorOperator_t", self.0, &[(1, "CUTENSOR_OP_IDENTITY"), (2, "CUTENSOR_OP_SQRT"), (8, "CUTENSOR_OP_RELU"), (9, "CUTENSOR_OP_CONJ"), (10, "CUTENSOR_OP_RCP"), (11, "CUTENSOR_OP_SIGMOID"), (12, "CUTENSOR_OP_TANH"), (22, "CUTENSOR_OP_EXP"), (23, "CUTENSOR_OP_LOG"), (24, "CUTENSOR_OP_ABS"), (25, "CUTENSOR_OP_NEG"), (26, "CUTENSOR_OP_SIN"), (27, "CUTENSOR_OP_COS"), (28, "CUTENSOR_OP_TAN"), (29, "CUTENSOR_OP_SINH"), (30, "CUTENSOR_OP_COSH"), (31, "CUTENSOR_OP_ASIN"), (32, "CUTENSOR_OP_ACOS"), (33, "CUTENSOR_OP_ATAN"), (34, "CUTENSOR_OP_ASINH"), (35, "CUTENSOR_OP_ACOSH"), (36, "CUTENSOR_OP_ATANH"), (37, "CUTENSOR_OP_CEIL"), (38, "CUTENSOR_OP_FLOOR"), (39, "CUTENSOR_OP_MISH"), (40, "CUTENSOR_OP_SWISH"), (41, "CUTENSOR_OP_SOFT_PLUS"), (42, "CUTENSOR_OP_SOFT_SIGN"), (3, "CUTENSOR_OP_ADD"), (5, "CUTENSOR_OP_MUL"), (6, "CUTENSOR_OP_MAX"), (7, "CUTENSOR_OP_MIN"), (126, "CUTENSOR_OP_UNKNOWN")], false)
     }
 }
 impl cutensorStatus_t {
@@ -240,7 +240,7 @@ impl cutensorStatus_t {
 pub struct cutensorStatus_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorStatus_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorStatus_t", self.0, &[(0, "CUTENSOR_STATUS_SUCCESS"), (1, "CUTENSOR_STATUS_NOT_INITIALIZED"), (3, "CUTENSOR_STATUS_ALLOC_FAILED"), (7, "CUTENSOR_STATUS_INVALID_VALUE"), (8, "CUTENSOR_STATUS_ARCH_MISMATCH"), (11, "CUTENSOR_STATUS_MAPPING_ERROR"), (13, "CUTENSOR_STATUS_EXECUTION_FAILED"), (14, "CUTENSOR_STATUS_INTERNAL_ERROR"), (15, "CUTENSOR_STATUS_NOT_SUPPORTED"), (16, "CUTENSOR_STATUS_LICENSE_ERROR"), (17, "CUTENSOR_STATUS_CUBLAS_ERROR"), (18, "CUTENSOR_STATUS_CUDA_ERROR"), (19, "CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE"), (20, "CUTENSOR_STATUS_INSUFFICIENT_DRIVER"), (21, "CUTENSOR_STATUS_IO_ERROR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorStatus_t", self.0, &[(0, "CUTENSOR_STATUS_SUCCESS"), (1, "CUTENSOR_STATUS_NOT_INITIALIZED"), (3, "CUTENSOR_STATUS_ALLOC_FAILED"), (7, "CUTENSOR_STATUS_INVALID_VALUE"), (8, "CUTENSOR_STATUS_ARCH_MISMATCH"), (11, "CUTENSOR_STATUS_MAPPING_ERROR"), (13, "CUTENSOR_STATUS_EXECUTION_FAILED"), (14, "CUTENSOR_STATUS_INTERNAL_ERROR"), (15, "CUTENSOR_STATUS_NOT_SUPPORTED"), (16, "CUTENSOR_STATUS_LICENSE_ERROR"), (17, "CUTENSOR_STATUS_CUBLAS_ERROR"), (18, "CUTENSOR_STATUS_CUDA_ERROR"), (19, "CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE"), (20, "CUTENSOR_STATUS_INSUFFICIENT_DRIVER"), (21, "CUTENSOR_STATUS_IO_ERROR")], false)
     }
 }
 impl cutensorAlgo_t {
@@ -255,7 +255,7 @@ impl cutensorAlgo_t {
 pub struct cutensorAlgo_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for cutensorAlgo_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorAlgo_t", self.0, &[(-6, "CUTENSOR_ALGO_DEFAULT_PATIENT"), (-4, "CUTENSOR_ALGO_GETT"), (-3, "CUTENSOR_ALGO_TGETT"), (-2, "CUTENSOR_ALGO_TTGT"), (-1, "CUTENSOR_ALGO_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorAlgo_t", self.0, &[(-6, "CUTENSOR_ALGO_DEFAULT_PATIENT"), (-4, "CUTENSOR_ALGO_GETT"), (-3, "CUTENSOR_ALGO_TGETT"), (-2, "CUTENSOR_ALGO_TTGT"), (-1, "CUTENSOR_ALGO_DEFAULT")], false)
     }
 }
 impl cutensorWorksizePreference_t {
@@ -268,7 +268,7 @@ impl cutensorWorksizePreference_t {
 pub struct cutensorWorksizePreference_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorWorksizePreference_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorWorksizePreference_t", self.0, &[(1, "CUTENSOR_WORKSPACE_MIN"), (2, "CUTENSOR_WORKSPACE_DEFAULT"), (3, "CUTENSOR_WORKSPACE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorWorksizePreference_t", self.0, &[(1, "CUTENSOR_WORKSPACE_MIN"), (2, "CUTENSOR_WORKSPACE_DEFAULT"), (3, "CUTENSOR_WORKSPACE_MAX")], false)
     }
 }
 impl cutensorOperationDescriptorAttribute_t {
@@ -285,7 +285,7 @@ impl cutensorOperationDescriptorAttribute_t {
 pub struct cutensorOperationDescriptorAttribute_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorOperationDescriptorAttribute_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorOperationDescriptorAttribute_t", self.0, &[(0, "CUTENSOR_OPERATION_DESCRIPTOR_TAG"), (1, "CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE"), (2, "CUTENSOR_OPERATION_DESCRIPTOR_FLOPS"), (3, "CUTENSOR_OPERATION_DESCRIPTOR_MOVED_BYTES"), (4, "CUTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT"), (5, "CUTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT"), (6, "CUTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorOperationDescriptorAttribute_t", self.0, &[(0, "CUTENSOR_OPERATION_DESCRIPTOR_TAG"), (1, "CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE"), (2, "CUTENSOR_OPERATION_DESCRIPTOR_FLOPS"), (3, "CUTENSOR_OPERATION_DESCRIPTOR_MOVED_BYTES"), (4, "CUTENSOR_OPERATION_DESCRIPTOR_PADDING_LEFT"), (5, "CUTENSOR_OPERATION_DESCRIPTOR_PADDING_RIGHT"), (6, "CUTENSOR_OPERATION_DESCRIPTOR_PADDING_VALUE")], false)
     }
 }
 impl cutensorPlanPreferenceAttribute_t {
@@ -301,7 +301,7 @@ impl cutensorPlanPreferenceAttribute_t {
 pub struct cutensorPlanPreferenceAttribute_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorPlanPreferenceAttribute_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorPlanPreferenceAttribute_t", self.0, &[(0, "CUTENSOR_PLAN_PREFERENCE_AUTOTUNE_MODE"), (1, "CUTENSOR_PLAN_PREFERENCE_CACHE_MODE"), (2, "CUTENSOR_PLAN_PREFERENCE_INCREMENTAL_COUNT"), (3, "CUTENSOR_PLAN_PREFERENCE_ALGO"), (4, "CUTENSOR_PLAN_PREFERENCE_KERNEL_RANK"), (5, "CUTENSOR_PLAN_PREFERENCE_JIT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorPlanPreferenceAttribute_t", self.0, &[(0, "CUTENSOR_PLAN_PREFERENCE_AUTOTUNE_MODE"), (1, "CUTENSOR_PLAN_PREFERENCE_CACHE_MODE"), (2, "CUTENSOR_PLAN_PREFERENCE_INCREMENTAL_COUNT"), (3, "CUTENSOR_PLAN_PREFERENCE_ALGO"), (4, "CUTENSOR_PLAN_PREFERENCE_KERNEL_RANK"), (5, "CUTENSOR_PLAN_PREFERENCE_JIT")], false)
     }
 }
 impl cutensorJitMode_t {
@@ -313,7 +313,7 @@ impl cutensorJitMode_t {
 pub struct cutensorJitMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorJitMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorJitMode_t", self.0, &[(0, "CUTENSOR_JIT_MODE_NONE"), (1, "CUTENSOR_JIT_MODE_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorJitMode_t", self.0, &[(0, "CUTENSOR_JIT_MODE_NONE"), (1, "CUTENSOR_JIT_MODE_DEFAULT")], false)
     }
 }
 impl cutensorPlanAttribute_t {
@@ -324,7 +324,7 @@ impl cutensorPlanAttribute_t {
 pub struct cutensorPlanAttribute_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorPlanAttribute_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cutensorPlanAttribute_t", self.0, &[(0, "CUTENSOR_PLAN_REQUIRED_WORKSPACE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cutensorPlanAttribute_t", self.0, &[(0, "CUTENSOR_PLAN_REQUIRED_WORKSPACE")], false)
     }
 }
 }
@@ -392,7 +392,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -443,14 +443,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -459,7 +459,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -469,29 +469,29 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUTENSOR_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUTENSOR_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 3, name: c"CUTENSOR_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::StatusText { code: 7, name: c"CUTENSOR_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 8, name: c"CUTENSOR_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 11, name: c"CUTENSOR_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::StatusText { code: 13, name: c"CUTENSOR_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::StatusText { code: 14, name: c"CUTENSOR_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 15, name: c"CUTENSOR_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 16, name: c"CUTENSOR_STATUS_LICENSE_ERROR", text: c"license error" },
-    cushim_runtime::StatusText { code: 17, name: c"CUTENSOR_STATUS_CUBLAS_ERROR", text: c"cublas error" },
-    cushim_runtime::StatusText { code: 18, name: c"CUTENSOR_STATUS_CUDA_ERROR", text: c"cuda error" },
-    cushim_runtime::StatusText { code: 19, name: c"CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE", text: c"insufficient workspace" },
-    cushim_runtime::StatusText { code: 20, name: c"CUTENSOR_STATUS_INSUFFICIENT_DRIVER", text: c"insufficient driver" },
-    cushim_runtime::StatusText { code: 21, name: c"CUTENSOR_STATUS_IO_ERROR", text: c"io error" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUTENSOR_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUTENSOR_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUTENSOR_STATUS_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUTENSOR_STATUS_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUTENSOR_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 11, name: c"CUTENSOR_STATUS_MAPPING_ERROR", text: c"mapping error" },
+    cushim_runtime::private::StatusText { code: 13, name: c"CUTENSOR_STATUS_EXECUTION_FAILED", text: c"execution failed" },
+    cushim_runtime::private::StatusText { code: 14, name: c"CUTENSOR_STATUS_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 15, name: c"CUTENSOR_STATUS_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 16, name: c"CUTENSOR_STATUS_LICENSE_ERROR", text: c"license error" },
+    cushim_runtime::private::StatusText { code: 17, name: c"CUTENSOR_STATUS_CUBLAS_ERROR", text: c"cublas error" },
+    cushim_runtime::private::StatusText { code: 18, name: c"CUTENSOR_STATUS_CUDA_ERROR", text: c"cuda error" },
+    cushim_runtime::private::StatusText { code: 19, name: c"CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE", text: c"insufficient workspace" },
+    cushim_runtime::private::StatusText { code: 20, name: c"CUTENSOR_STATUS_INSUFFICIENT_DRIVER", text: c"insufficient driver" },
+    cushim_runtime::private::StatusText { code: 21, name: c"CUTENSOR_STATUS_IO_ERROR", text: c"io error" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -581,8 +581,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -610,11 +610,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -623,10 +623,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

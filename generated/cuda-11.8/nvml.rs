@@ -1261,7 +1261,7 @@ impl nvmlBridgeChipType_enum {
 pub struct nvmlBridgeChipType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlBridgeChipType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlBridgeChipType_enum", self.0, &[(0, "NVML_BRIDGE_CHIP_PLX"), (1, "NVML_BRIDGE_CHIP_BRO4")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlBridgeChipType_enum", self.0, &[(0, "NVML_BRIDGE_CHIP_PLX"), (1, "NVML_BRIDGE_CHIP_BRO4")], false)
     }
 }
 impl nvmlNvLinkUtilizationCountUnits_enum {
@@ -1276,7 +1276,7 @@ impl nvmlNvLinkUtilizationCountUnits_enum {
 pub struct nvmlNvLinkUtilizationCountUnits_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkUtilizationCountUnits_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkUtilizationCountUnits_enum", self.0, &[(0, "NVML_NVLINK_COUNTER_UNIT_CYCLES"), (1, "NVML_NVLINK_COUNTER_UNIT_PACKETS"), (2, "NVML_NVLINK_COUNTER_UNIT_BYTES"), (3, "NVML_NVLINK_COUNTER_UNIT_RESERVED"), (4, "NVML_NVLINK_COUNTER_UNIT_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkUtilizationCountUnits_enum", self.0, &[(0, "NVML_NVLINK_COUNTER_UNIT_CYCLES"), (1, "NVML_NVLINK_COUNTER_UNIT_PACKETS"), (2, "NVML_NVLINK_COUNTER_UNIT_BYTES"), (3, "NVML_NVLINK_COUNTER_UNIT_RESERVED"), (4, "NVML_NVLINK_COUNTER_UNIT_COUNT")], false)
     }
 }
 impl nvmlNvLinkUtilizationCountPktTypes_enum {
@@ -1295,7 +1295,7 @@ impl nvmlNvLinkUtilizationCountPktTypes_enum {
 pub struct nvmlNvLinkUtilizationCountPktTypes_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkUtilizationCountPktTypes_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkUtilizationCountPktTypes_enum", self.0, &[(1, "NVML_NVLINK_COUNTER_PKTFILTER_NOP"), (2, "NVML_NVLINK_COUNTER_PKTFILTER_READ"), (4, "NVML_NVLINK_COUNTER_PKTFILTER_WRITE"), (8, "NVML_NVLINK_COUNTER_PKTFILTER_RATOM"), (16, "NVML_NVLINK_COUNTER_PKTFILTER_NRATOM"), (32, "NVML_NVLINK_COUNTER_PKTFILTER_FLUSH"), (64, "NVML_NVLINK_COUNTER_PKTFILTER_RESPDATA"), (128, "NVML_NVLINK_COUNTER_PKTFILTER_RESPNODATA"), (255, "NVML_NVLINK_COUNTER_PKTFILTER_ALL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkUtilizationCountPktTypes_enum", self.0, &[(1, "NVML_NVLINK_COUNTER_PKTFILTER_NOP"), (2, "NVML_NVLINK_COUNTER_PKTFILTER_READ"), (4, "NVML_NVLINK_COUNTER_PKTFILTER_WRITE"), (8, "NVML_NVLINK_COUNTER_PKTFILTER_RATOM"), (16, "NVML_NVLINK_COUNTER_PKTFILTER_NRATOM"), (32, "NVML_NVLINK_COUNTER_PKTFILTER_FLUSH"), (64, "NVML_NVLINK_COUNTER_PKTFILTER_RESPDATA"), (128, "NVML_NVLINK_COUNTER_PKTFILTER_RESPNODATA"), (255, "NVML_NVLINK_COUNTER_PKTFILTER_ALL")], false)
     }
 }
 impl nvmlNvLinkCapability_enum {
@@ -1312,7 +1312,7 @@ impl nvmlNvLinkCapability_enum {
 pub struct nvmlNvLinkCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkCapability_enum", self.0, &[(0, "NVML_NVLINK_CAP_P2P_SUPPORTED"), (1, "NVML_NVLINK_CAP_SYSMEM_ACCESS"), (2, "NVML_NVLINK_CAP_P2P_ATOMICS"), (3, "NVML_NVLINK_CAP_SYSMEM_ATOMICS"), (4, "NVML_NVLINK_CAP_SLI_BRIDGE"), (5, "NVML_NVLINK_CAP_VALID"), (6, "NVML_NVLINK_CAP_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkCapability_enum", self.0, &[(0, "NVML_NVLINK_CAP_P2P_SUPPORTED"), (1, "NVML_NVLINK_CAP_SYSMEM_ACCESS"), (2, "NVML_NVLINK_CAP_P2P_ATOMICS"), (3, "NVML_NVLINK_CAP_SYSMEM_ATOMICS"), (4, "NVML_NVLINK_CAP_SLI_BRIDGE"), (5, "NVML_NVLINK_CAP_VALID"), (6, "NVML_NVLINK_CAP_COUNT")], false)
     }
 }
 impl nvmlNvLinkErrorCounter_enum {
@@ -1328,7 +1328,7 @@ impl nvmlNvLinkErrorCounter_enum {
 pub struct nvmlNvLinkErrorCounter_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkErrorCounter_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkErrorCounter_enum", self.0, &[(0, "NVML_NVLINK_ERROR_DL_REPLAY"), (1, "NVML_NVLINK_ERROR_DL_RECOVERY"), (2, "NVML_NVLINK_ERROR_DL_CRC_FLIT"), (3, "NVML_NVLINK_ERROR_DL_CRC_DATA"), (4, "NVML_NVLINK_ERROR_DL_ECC_DATA"), (5, "NVML_NVLINK_ERROR_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkErrorCounter_enum", self.0, &[(0, "NVML_NVLINK_ERROR_DL_REPLAY"), (1, "NVML_NVLINK_ERROR_DL_RECOVERY"), (2, "NVML_NVLINK_ERROR_DL_CRC_FLIT"), (3, "NVML_NVLINK_ERROR_DL_CRC_DATA"), (4, "NVML_NVLINK_ERROR_DL_ECC_DATA"), (5, "NVML_NVLINK_ERROR_COUNT")], false)
     }
 }
 impl nvmlIntNvLinkDeviceType_enum {
@@ -1342,7 +1342,7 @@ impl nvmlIntNvLinkDeviceType_enum {
 pub struct nvmlIntNvLinkDeviceType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlIntNvLinkDeviceType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlIntNvLinkDeviceType_enum", self.0, &[(0, "NVML_NVLINK_DEVICE_TYPE_GPU"), (1, "NVML_NVLINK_DEVICE_TYPE_IBMNPU"), (2, "NVML_NVLINK_DEVICE_TYPE_SWITCH"), (255, "NVML_NVLINK_DEVICE_TYPE_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlIntNvLinkDeviceType_enum", self.0, &[(0, "NVML_NVLINK_DEVICE_TYPE_GPU"), (1, "NVML_NVLINK_DEVICE_TYPE_IBMNPU"), (2, "NVML_NVLINK_DEVICE_TYPE_SWITCH"), (255, "NVML_NVLINK_DEVICE_TYPE_UNKNOWN")], false)
     }
 }
 impl nvmlGpuLevel_enum {
@@ -1358,7 +1358,7 @@ impl nvmlGpuLevel_enum {
 pub struct nvmlGpuLevel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuLevel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuLevel_enum", self.0, &[(0, "NVML_TOPOLOGY_INTERNAL"), (10, "NVML_TOPOLOGY_SINGLE"), (20, "NVML_TOPOLOGY_MULTIPLE"), (30, "NVML_TOPOLOGY_HOSTBRIDGE"), (40, "NVML_TOPOLOGY_NODE"), (50, "NVML_TOPOLOGY_SYSTEM")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuLevel_enum", self.0, &[(0, "NVML_TOPOLOGY_INTERNAL"), (10, "NVML_TOPOLOGY_SINGLE"), (20, "NVML_TOPOLOGY_MULTIPLE"), (30, "NVML_TOPOLOGY_HOSTBRIDGE"), (40, "NVML_TOPOLOGY_NODE"), (50, "NVML_TOPOLOGY_SYSTEM")], false)
     }
 }
 impl nvmlGpuP2PStatus_enum {
@@ -1375,7 +1375,7 @@ impl nvmlGpuP2PStatus_enum {
 pub struct nvmlGpuP2PStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuP2PStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuP2PStatus_enum", self.0, &[(0, "NVML_P2P_STATUS_OK"), (1, "NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED"), (2, "NVML_P2P_STATUS_GPU_NOT_SUPPORTED"), (3, "NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED"), (4, "NVML_P2P_STATUS_DISABLED_BY_REGKEY"), (5, "NVML_P2P_STATUS_NOT_SUPPORTED"), (6, "NVML_P2P_STATUS_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuP2PStatus_enum", self.0, &[(0, "NVML_P2P_STATUS_OK"), (1, "NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED"), (2, "NVML_P2P_STATUS_GPU_NOT_SUPPORTED"), (3, "NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED"), (4, "NVML_P2P_STATUS_DISABLED_BY_REGKEY"), (5, "NVML_P2P_STATUS_NOT_SUPPORTED"), (6, "NVML_P2P_STATUS_UNKNOWN")], false)
     }
 }
 impl nvmlGpuP2PCapsIndex_enum {
@@ -1391,7 +1391,7 @@ impl nvmlGpuP2PCapsIndex_enum {
 pub struct nvmlGpuP2PCapsIndex_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuP2PCapsIndex_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuP2PCapsIndex_enum", self.0, &[(0, "NVML_P2P_CAPS_INDEX_READ"), (1, "NVML_P2P_CAPS_INDEX_WRITE"), (2, "NVML_P2P_CAPS_INDEX_NVLINK"), (3, "NVML_P2P_CAPS_INDEX_ATOMICS"), (4, "NVML_P2P_CAPS_INDEX_PROP"), (5, "NVML_P2P_CAPS_INDEX_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuP2PCapsIndex_enum", self.0, &[(0, "NVML_P2P_CAPS_INDEX_READ"), (1, "NVML_P2P_CAPS_INDEX_WRITE"), (2, "NVML_P2P_CAPS_INDEX_NVLINK"), (3, "NVML_P2P_CAPS_INDEX_ATOMICS"), (4, "NVML_P2P_CAPS_INDEX_PROP"), (5, "NVML_P2P_CAPS_INDEX_UNKNOWN")], false)
     }
 }
 impl nvmlSamplingType_enum {
@@ -1409,7 +1409,7 @@ impl nvmlSamplingType_enum {
 pub struct nvmlSamplingType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlSamplingType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlSamplingType_enum", self.0, &[(0, "NVML_TOTAL_POWER_SAMPLES"), (1, "NVML_GPU_UTILIZATION_SAMPLES"), (2, "NVML_MEMORY_UTILIZATION_SAMPLES"), (3, "NVML_ENC_UTILIZATION_SAMPLES"), (4, "NVML_DEC_UTILIZATION_SAMPLES"), (5, "NVML_PROCESSOR_CLK_SAMPLES"), (6, "NVML_MEMORY_CLK_SAMPLES"), (7, "NVML_SAMPLINGTYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlSamplingType_enum", self.0, &[(0, "NVML_TOTAL_POWER_SAMPLES"), (1, "NVML_GPU_UTILIZATION_SAMPLES"), (2, "NVML_MEMORY_UTILIZATION_SAMPLES"), (3, "NVML_ENC_UTILIZATION_SAMPLES"), (4, "NVML_DEC_UTILIZATION_SAMPLES"), (5, "NVML_PROCESSOR_CLK_SAMPLES"), (6, "NVML_MEMORY_CLK_SAMPLES"), (7, "NVML_SAMPLINGTYPE_COUNT")], false)
     }
 }
 impl nvmlPcieUtilCounter_enum {
@@ -1422,7 +1422,7 @@ impl nvmlPcieUtilCounter_enum {
 pub struct nvmlPcieUtilCounter_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPcieUtilCounter_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPcieUtilCounter_enum", self.0, &[(0, "NVML_PCIE_UTIL_TX_BYTES"), (1, "NVML_PCIE_UTIL_RX_BYTES"), (2, "NVML_PCIE_UTIL_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPcieUtilCounter_enum", self.0, &[(0, "NVML_PCIE_UTIL_TX_BYTES"), (1, "NVML_PCIE_UTIL_RX_BYTES"), (2, "NVML_PCIE_UTIL_COUNT")], false)
     }
 }
 impl nvmlValueType_enum {
@@ -1438,7 +1438,7 @@ impl nvmlValueType_enum {
 pub struct nvmlValueType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlValueType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlValueType_enum", self.0, &[(0, "NVML_VALUE_TYPE_DOUBLE"), (1, "NVML_VALUE_TYPE_UNSIGNED_INT"), (2, "NVML_VALUE_TYPE_UNSIGNED_LONG"), (3, "NVML_VALUE_TYPE_UNSIGNED_LONG_LONG"), (4, "NVML_VALUE_TYPE_SIGNED_LONG_LONG"), (5, "NVML_VALUE_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlValueType_enum", self.0, &[(0, "NVML_VALUE_TYPE_DOUBLE"), (1, "NVML_VALUE_TYPE_UNSIGNED_INT"), (2, "NVML_VALUE_TYPE_UNSIGNED_LONG"), (3, "NVML_VALUE_TYPE_UNSIGNED_LONG_LONG"), (4, "NVML_VALUE_TYPE_SIGNED_LONG_LONG"), (5, "NVML_VALUE_TYPE_COUNT")], false)
     }
 }
 impl nvmlPerfPolicyType_enum {
@@ -1457,7 +1457,7 @@ impl nvmlPerfPolicyType_enum {
 pub struct nvmlPerfPolicyType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPerfPolicyType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPerfPolicyType_enum", self.0, &[(0, "NVML_PERF_POLICY_POWER"), (1, "NVML_PERF_POLICY_THERMAL"), (2, "NVML_PERF_POLICY_SYNC_BOOST"), (3, "NVML_PERF_POLICY_BOARD_LIMIT"), (4, "NVML_PERF_POLICY_LOW_UTILIZATION"), (5, "NVML_PERF_POLICY_RELIABILITY"), (10, "NVML_PERF_POLICY_TOTAL_APP_CLOCKS"), (11, "NVML_PERF_POLICY_TOTAL_BASE_CLOCKS"), (12, "NVML_PERF_POLICY_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPerfPolicyType_enum", self.0, &[(0, "NVML_PERF_POLICY_POWER"), (1, "NVML_PERF_POLICY_THERMAL"), (2, "NVML_PERF_POLICY_SYNC_BOOST"), (3, "NVML_PERF_POLICY_BOARD_LIMIT"), (4, "NVML_PERF_POLICY_LOW_UTILIZATION"), (5, "NVML_PERF_POLICY_RELIABILITY"), (10, "NVML_PERF_POLICY_TOTAL_APP_CLOCKS"), (11, "NVML_PERF_POLICY_TOTAL_BASE_CLOCKS"), (12, "NVML_PERF_POLICY_COUNT")], false)
     }
 }
 impl nvmlThermalTarget_t {
@@ -1477,7 +1477,7 @@ impl nvmlThermalTarget_t {
 pub struct nvmlThermalTarget_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for nvmlThermalTarget_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlThermalTarget_t", self.0, &[(0, "NVML_THERMAL_TARGET_NONE"), (1, "NVML_THERMAL_TARGET_GPU"), (2, "NVML_THERMAL_TARGET_MEMORY"), (4, "NVML_THERMAL_TARGET_POWER_SUPPLY"), (8, "NVML_THERMAL_TARGET_BOARD"), (9, "NVML_THERMAL_TARGET_VCD_BOARD"), (10, "NVML_THERMAL_TARGET_VCD_INLET"), (11, "NVML_THERMAL_TARGET_VCD_OUTLET"), (15, "NVML_THERMAL_TARGET_ALL"), (-1, "NVML_THERMAL_TARGET_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlThermalTarget_t", self.0, &[(0, "NVML_THERMAL_TARGET_NONE"), (1, "NVML_THERMAL_TARGET_GPU"), (2, "NVML_THERMAL_TARGET_MEMORY"), (4, "NVML_THERMAL_TARGET_POWER_SUPPLY"), (8, "NVML_THERMAL_TARGET_BOARD"), (9, "NVML_THERMAL_TARGET_VCD_BOARD"), (10, "NVML_THERMAL_TARGET_VCD_INLET"), (11, "NVML_THERMAL_TARGET_VCD_OUTLET"), (15, "NVML_THERMAL_TARGET_ALL"), (-1, "NVML_THERMAL_TARGET_UNKNOWN")], false)
     }
 }
 impl nvmlThermalController_t {
@@ -1506,7 +1506,7 @@ impl nvmlThermalController_t {
 pub struct nvmlThermalController_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for nvmlThermalController_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlThermalController_t", self.0, &[(0, "NVML_THERMAL_CONTROLLER_NONE"), (1, "NVML_THERMAL_CONTROLLER_GPU_INTERNAL"), (2, "NVML_THERMAL_CONTROLLER_ADM1032"), (3, "NVML_THERMAL_CONTROLLER_ADT7461"), (4, "NVML_THERMAL_CONTROLLER_MAX6649"), (5, "NVML_THERMAL_CONTROLLER_MAX1617"), (6, "NVML_THERMAL_CONTROLLER_LM99"), (7, "NVML_THERMAL_CONTROLLER_LM89"), (8, "NVML_THERMAL_CONTROLLER_LM64"), (9, "NVML_THERMAL_CONTROLLER_G781"), (10, "NVML_THERMAL_CONTROLLER_ADT7473"), (11, "NVML_THERMAL_CONTROLLER_SBMAX6649"), (12, "NVML_THERMAL_CONTROLLER_VBIOSEVT"), (13, "NVML_THERMAL_CONTROLLER_OS"), (14, "NVML_THERMAL_CONTROLLER_NVSYSCON_CANOAS"), (15, "NVML_THERMAL_CONTROLLER_NVSYSCON_E551"), (16, "NVML_THERMAL_CONTROLLER_MAX6649R"), (17, "NVML_THERMAL_CONTROLLER_ADT7473S"), (-1, "NVML_THERMAL_CONTROLLER_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlThermalController_t", self.0, &[(0, "NVML_THERMAL_CONTROLLER_NONE"), (1, "NVML_THERMAL_CONTROLLER_GPU_INTERNAL"), (2, "NVML_THERMAL_CONTROLLER_ADM1032"), (3, "NVML_THERMAL_CONTROLLER_ADT7461"), (4, "NVML_THERMAL_CONTROLLER_MAX6649"), (5, "NVML_THERMAL_CONTROLLER_MAX1617"), (6, "NVML_THERMAL_CONTROLLER_LM99"), (7, "NVML_THERMAL_CONTROLLER_LM89"), (8, "NVML_THERMAL_CONTROLLER_LM64"), (9, "NVML_THERMAL_CONTROLLER_G781"), (10, "NVML_THERMAL_CONTROLLER_ADT7473"), (11, "NVML_THERMAL_CONTROLLER_SBMAX6649"), (12, "NVML_THERMAL_CONTROLLER_VBIOSEVT"), (13, "NVML_THERMAL_CONTROLLER_OS"), (14, "NVML_THERMAL_CONTROLLER_NVSYSCON_CANOAS"), (15, "NVML_THERMAL_CONTROLLER_NVSYSCON_E551"), (16, "NVML_THERMAL_CONTROLLER_MAX6649R"), (17, "NVML_THERMAL_CONTROLLER_ADT7473S"), (-1, "NVML_THERMAL_CONTROLLER_UNKNOWN")], false)
     }
 }
 impl nvmlEnableState_enum {
@@ -1518,7 +1518,7 @@ impl nvmlEnableState_enum {
 pub struct nvmlEnableState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEnableState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEnableState_enum", self.0, &[(0, "NVML_FEATURE_DISABLED"), (1, "NVML_FEATURE_ENABLED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEnableState_enum", self.0, &[(0, "NVML_FEATURE_DISABLED"), (1, "NVML_FEATURE_ENABLED")], false)
     }
 }
 impl nvmlBrandType_enum {
@@ -1547,7 +1547,7 @@ impl nvmlBrandType_enum {
 pub struct nvmlBrandType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlBrandType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlBrandType_enum", self.0, &[(0, "NVML_BRAND_UNKNOWN"), (1, "NVML_BRAND_QUADRO"), (2, "NVML_BRAND_TESLA"), (3, "NVML_BRAND_NVS"), (4, "NVML_BRAND_GRID"), (5, "NVML_BRAND_GEFORCE"), (6, "NVML_BRAND_TITAN"), (7, "NVML_BRAND_NVIDIA_VAPPS"), (8, "NVML_BRAND_NVIDIA_VPC"), (9, "NVML_BRAND_NVIDIA_VCS"), (10, "NVML_BRAND_NVIDIA_VWS"), (11, "NVML_BRAND_NVIDIA_CLOUD_GAMING"), (12, "NVML_BRAND_QUADRO_RTX"), (13, "NVML_BRAND_NVIDIA_RTX"), (14, "NVML_BRAND_NVIDIA"), (15, "NVML_BRAND_GEFORCE_RTX"), (16, "NVML_BRAND_TITAN_RTX"), (17, "NVML_BRAND_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlBrandType_enum", self.0, &[(0, "NVML_BRAND_UNKNOWN"), (1, "NVML_BRAND_QUADRO"), (2, "NVML_BRAND_TESLA"), (3, "NVML_BRAND_NVS"), (4, "NVML_BRAND_GRID"), (5, "NVML_BRAND_GEFORCE"), (6, "NVML_BRAND_TITAN"), (7, "NVML_BRAND_NVIDIA_VAPPS"), (8, "NVML_BRAND_NVIDIA_VPC"), (9, "NVML_BRAND_NVIDIA_VCS"), (10, "NVML_BRAND_NVIDIA_VWS"), (11, "NVML_BRAND_NVIDIA_CLOUD_GAMING"), (12, "NVML_BRAND_QUADRO_RTX"), (13, "NVML_BRAND_NVIDIA_RTX"), (14, "NVML_BRAND_NVIDIA"), (15, "NVML_BRAND_GEFORCE_RTX"), (16, "NVML_BRAND_TITAN_RTX"), (17, "NVML_BRAND_COUNT")], false)
     }
 }
 impl nvmlTemperatureThresholds_enum {
@@ -1565,7 +1565,7 @@ impl nvmlTemperatureThresholds_enum {
 pub struct nvmlTemperatureThresholds_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlTemperatureThresholds_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlTemperatureThresholds_enum", self.0, &[(0, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), (1, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), (2, "NVML_TEMPERATURE_THRESHOLD_MEM_MAX"), (3, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), (4, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN"), (5, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR"), (6, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX"), (7, "NVML_TEMPERATURE_THRESHOLD_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlTemperatureThresholds_enum", self.0, &[(0, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), (1, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), (2, "NVML_TEMPERATURE_THRESHOLD_MEM_MAX"), (3, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), (4, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN"), (5, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR"), (6, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX"), (7, "NVML_TEMPERATURE_THRESHOLD_COUNT")], false)
     }
 }
 impl nvmlTemperatureSensors_enum {
@@ -1577,7 +1577,7 @@ impl nvmlTemperatureSensors_enum {
 pub struct nvmlTemperatureSensors_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlTemperatureSensors_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlTemperatureSensors_enum", self.0, &[(0, "NVML_TEMPERATURE_GPU"), (1, "NVML_TEMPERATURE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlTemperatureSensors_enum", self.0, &[(0, "NVML_TEMPERATURE_GPU"), (1, "NVML_TEMPERATURE_COUNT")], false)
     }
 }
 impl nvmlComputeMode_enum {
@@ -1592,7 +1592,7 @@ impl nvmlComputeMode_enum {
 pub struct nvmlComputeMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlComputeMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlComputeMode_enum", self.0, &[(0, "NVML_COMPUTEMODE_DEFAULT"), (1, "NVML_COMPUTEMODE_EXCLUSIVE_THREAD"), (2, "NVML_COMPUTEMODE_PROHIBITED"), (3, "NVML_COMPUTEMODE_EXCLUSIVE_PROCESS"), (4, "NVML_COMPUTEMODE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlComputeMode_enum", self.0, &[(0, "NVML_COMPUTEMODE_DEFAULT"), (1, "NVML_COMPUTEMODE_EXCLUSIVE_THREAD"), (2, "NVML_COMPUTEMODE_PROHIBITED"), (3, "NVML_COMPUTEMODE_EXCLUSIVE_PROCESS"), (4, "NVML_COMPUTEMODE_COUNT")], false)
     }
 }
 impl nvmlMemoryErrorType_enum {
@@ -1605,7 +1605,7 @@ impl nvmlMemoryErrorType_enum {
 pub struct nvmlMemoryErrorType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlMemoryErrorType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlMemoryErrorType_enum", self.0, &[(0, "NVML_MEMORY_ERROR_TYPE_CORRECTED"), (1, "NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), (2, "NVML_MEMORY_ERROR_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlMemoryErrorType_enum", self.0, &[(0, "NVML_MEMORY_ERROR_TYPE_CORRECTED"), (1, "NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), (2, "NVML_MEMORY_ERROR_TYPE_COUNT")], false)
     }
 }
 impl nvmlEccCounterType_enum {
@@ -1618,7 +1618,7 @@ impl nvmlEccCounterType_enum {
 pub struct nvmlEccCounterType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEccCounterType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEccCounterType_enum", self.0, &[(0, "NVML_VOLATILE_ECC"), (1, "NVML_AGGREGATE_ECC"), (2, "NVML_ECC_COUNTER_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEccCounterType_enum", self.0, &[(0, "NVML_VOLATILE_ECC"), (1, "NVML_AGGREGATE_ECC"), (2, "NVML_ECC_COUNTER_TYPE_COUNT")], false)
     }
 }
 impl nvmlClockType_enum {
@@ -1633,7 +1633,7 @@ impl nvmlClockType_enum {
 pub struct nvmlClockType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlClockType_enum", self.0, &[(0, "NVML_CLOCK_GRAPHICS"), (1, "NVML_CLOCK_SM"), (2, "NVML_CLOCK_MEM"), (3, "NVML_CLOCK_VIDEO"), (4, "NVML_CLOCK_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlClockType_enum", self.0, &[(0, "NVML_CLOCK_GRAPHICS"), (1, "NVML_CLOCK_SM"), (2, "NVML_CLOCK_MEM"), (3, "NVML_CLOCK_VIDEO"), (4, "NVML_CLOCK_COUNT")], false)
     }
 }
 impl nvmlClockId_enum {
@@ -1648,7 +1648,7 @@ impl nvmlClockId_enum {
 pub struct nvmlClockId_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockId_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlClockId_enum", self.0, &[(0, "NVML_CLOCK_ID_CURRENT"), (1, "NVML_CLOCK_ID_APP_CLOCK_TARGET"), (2, "NVML_CLOCK_ID_APP_CLOCK_DEFAULT"), (3, "NVML_CLOCK_ID_CUSTOMER_BOOST_MAX"), (4, "NVML_CLOCK_ID_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlClockId_enum", self.0, &[(0, "NVML_CLOCK_ID_CURRENT"), (1, "NVML_CLOCK_ID_APP_CLOCK_TARGET"), (2, "NVML_CLOCK_ID_APP_CLOCK_DEFAULT"), (3, "NVML_CLOCK_ID_CUSTOMER_BOOST_MAX"), (4, "NVML_CLOCK_ID_COUNT")], false)
     }
 }
 impl nvmlDriverModel_enum {
@@ -1660,7 +1660,7 @@ impl nvmlDriverModel_enum {
 pub struct nvmlDriverModel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDriverModel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDriverModel_enum", self.0, &[(0, "NVML_DRIVER_WDDM"), (1, "NVML_DRIVER_WDM")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDriverModel_enum", self.0, &[(0, "NVML_DRIVER_WDDM"), (1, "NVML_DRIVER_WDM")], false)
     }
 }
 impl nvmlPStates_enum {
@@ -1687,7 +1687,7 @@ impl nvmlPStates_enum {
 pub struct nvmlPStates_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPStates_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPStates_enum", self.0, &[(0, "NVML_PSTATE_0"), (1, "NVML_PSTATE_1"), (2, "NVML_PSTATE_2"), (3, "NVML_PSTATE_3"), (4, "NVML_PSTATE_4"), (5, "NVML_PSTATE_5"), (6, "NVML_PSTATE_6"), (7, "NVML_PSTATE_7"), (8, "NVML_PSTATE_8"), (9, "NVML_PSTATE_9"), (10, "NVML_PSTATE_10"), (11, "NVML_PSTATE_11"), (12, "NVML_PSTATE_12"), (13, "NVML_PSTATE_13"), (14, "NVML_PSTATE_14"), (15, "NVML_PSTATE_15"), (32, "NVML_PSTATE_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPStates_enum", self.0, &[(0, "NVML_PSTATE_0"), (1, "NVML_PSTATE_1"), (2, "NVML_PSTATE_2"), (3, "NVML_PSTATE_3"), (4, "NVML_PSTATE_4"), (5, "NVML_PSTATE_5"), (6, "NVML_PSTATE_6"), (7, "NVML_PSTATE_7"), (8, "NVML_PSTATE_8"), (9, "NVML_PSTATE_9"), (10, "NVML_PSTATE_10"), (11, "NVML_PSTATE_11"), (12, "NVML_PSTATE_12"), (13, "NVML_PSTATE_13"), (14, "NVML_PSTATE_14"), (15, "NVML_PSTATE_15"), (32, "NVML_PSTATE_UNKNOWN")], false)
     }
 }
 impl nvmlGom_enum {
@@ -1700,7 +1700,7 @@ impl nvmlGom_enum {
 pub struct nvmlGom_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGom_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGom_enum", self.0, &[(0, "NVML_GOM_ALL_ON"), (1, "NVML_GOM_COMPUTE"), (2, "NVML_GOM_LOW_DP")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGom_enum", self.0, &[(0, "NVML_GOM_ALL_ON"), (1, "NVML_GOM_COMPUTE"), (2, "NVML_GOM_LOW_DP")], false)
     }
 }
 impl nvmlInforomObject_enum {
@@ -1714,7 +1714,7 @@ impl nvmlInforomObject_enum {
 pub struct nvmlInforomObject_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlInforomObject_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlInforomObject_enum", self.0, &[(0, "NVML_INFOROM_OEM"), (1, "NVML_INFOROM_ECC"), (2, "NVML_INFOROM_POWER"), (3, "NVML_INFOROM_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlInforomObject_enum", self.0, &[(0, "NVML_INFOROM_OEM"), (1, "NVML_INFOROM_ECC"), (2, "NVML_INFOROM_POWER"), (3, "NVML_INFOROM_COUNT")], false)
     }
 }
 impl nvmlReturn_enum {
@@ -1751,7 +1751,7 @@ impl nvmlReturn_enum {
 pub struct nvmlReturn_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlReturn_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlReturn_enum", self.0, &[(0, "NVML_SUCCESS"), (1, "NVML_ERROR_UNINITIALIZED"), (2, "NVML_ERROR_INVALID_ARGUMENT"), (3, "NVML_ERROR_NOT_SUPPORTED"), (4, "NVML_ERROR_NO_PERMISSION"), (5, "NVML_ERROR_ALREADY_INITIALIZED"), (6, "NVML_ERROR_NOT_FOUND"), (7, "NVML_ERROR_INSUFFICIENT_SIZE"), (8, "NVML_ERROR_INSUFFICIENT_POWER"), (9, "NVML_ERROR_DRIVER_NOT_LOADED"), (10, "NVML_ERROR_TIMEOUT"), (11, "NVML_ERROR_IRQ_ISSUE"), (12, "NVML_ERROR_LIBRARY_NOT_FOUND"), (13, "NVML_ERROR_FUNCTION_NOT_FOUND"), (14, "NVML_ERROR_CORRUPTED_INFOROM"), (15, "NVML_ERROR_GPU_IS_LOST"), (16, "NVML_ERROR_RESET_REQUIRED"), (17, "NVML_ERROR_OPERATING_SYSTEM"), (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"), (19, "NVML_ERROR_IN_USE"), (20, "NVML_ERROR_MEMORY"), (21, "NVML_ERROR_NO_DATA"), (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"), (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"), (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"), (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"), (999, "NVML_ERROR_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlReturn_enum", self.0, &[(0, "NVML_SUCCESS"), (1, "NVML_ERROR_UNINITIALIZED"), (2, "NVML_ERROR_INVALID_ARGUMENT"), (3, "NVML_ERROR_NOT_SUPPORTED"), (4, "NVML_ERROR_NO_PERMISSION"), (5, "NVML_ERROR_ALREADY_INITIALIZED"), (6, "NVML_ERROR_NOT_FOUND"), (7, "NVML_ERROR_INSUFFICIENT_SIZE"), (8, "NVML_ERROR_INSUFFICIENT_POWER"), (9, "NVML_ERROR_DRIVER_NOT_LOADED"), (10, "NVML_ERROR_TIMEOUT"), (11, "NVML_ERROR_IRQ_ISSUE"), (12, "NVML_ERROR_LIBRARY_NOT_FOUND"), (13, "NVML_ERROR_FUNCTION_NOT_FOUND"), (14, "NVML_ERROR_CORRUPTED_INFOROM"), (15, "NVML_ERROR_GPU_IS_LOST"), (16, "NVML_ERROR_RESET_REQUIRED"), (17, "NVML_ERROR_OPERATING_SYSTEM"), (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"), (19, "NVML_ERROR_IN_USE"), (20, "NVML_ERROR_MEMORY"), (21, "NVML_ERROR_NO_DATA"), (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"), (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"), (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"), (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"), (999, "NVML_ERROR_UNKNOWN")], false)
     }
 }
 impl nvmlMemoryLocation_enum {
@@ -1771,7 +1771,7 @@ impl nvmlMemoryLocation_enum {
 pub struct nvmlMemoryLocation_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlMemoryLocation_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlMemoryLocation_enum", self.0, &[(0, "NVML_MEMORY_LOCATION_L1_CACHE"), (1, "NVML_MEMORY_LOCATION_L2_CACHE"), (2, "NVML_MEMORY_LOCATION_DRAM"), (3, "NVML_MEMORY_LOCATION_REGISTER_FILE"), (4, "NVML_MEMORY_LOCATION_TEXTURE_MEMORY"), (5, "NVML_MEMORY_LOCATION_TEXTURE_SHM"), (6, "NVML_MEMORY_LOCATION_CBU"), (7, "NVML_MEMORY_LOCATION_SRAM"), (8, "NVML_MEMORY_LOCATION_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlMemoryLocation_enum", self.0, &[(0, "NVML_MEMORY_LOCATION_L1_CACHE"), (1, "NVML_MEMORY_LOCATION_L2_CACHE"), (2, "NVML_MEMORY_LOCATION_DRAM"), (3, "NVML_MEMORY_LOCATION_REGISTER_FILE"), (4, "NVML_MEMORY_LOCATION_TEXTURE_MEMORY"), (5, "NVML_MEMORY_LOCATION_TEXTURE_SHM"), (6, "NVML_MEMORY_LOCATION_CBU"), (7, "NVML_MEMORY_LOCATION_SRAM"), (8, "NVML_MEMORY_LOCATION_COUNT")], false)
     }
 }
 impl nvmlPageRetirementCause_enum {
@@ -1784,7 +1784,7 @@ impl nvmlPageRetirementCause_enum {
 pub struct nvmlPageRetirementCause_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPageRetirementCause_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPageRetirementCause_enum", self.0, &[(0, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), (1, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), (2, "NVML_PAGE_RETIREMENT_CAUSE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPageRetirementCause_enum", self.0, &[(0, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), (1, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), (2, "NVML_PAGE_RETIREMENT_CAUSE_COUNT")], false)
     }
 }
 impl nvmlRestrictedAPI_enum {
@@ -1797,7 +1797,7 @@ impl nvmlRestrictedAPI_enum {
 pub struct nvmlRestrictedAPI_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlRestrictedAPI_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlRestrictedAPI_enum", self.0, &[(0, "NVML_RESTRICTED_API_SET_APPLICATION_CLOCKS"), (1, "NVML_RESTRICTED_API_SET_AUTO_BOOSTED_CLOCKS"), (2, "NVML_RESTRICTED_API_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlRestrictedAPI_enum", self.0, &[(0, "NVML_RESTRICTED_API_SET_APPLICATION_CLOCKS"), (1, "NVML_RESTRICTED_API_SET_AUTO_BOOSTED_CLOCKS"), (2, "NVML_RESTRICTED_API_COUNT")], false)
     }
 }
 impl nvmlGpuVirtualizationMode {
@@ -1812,7 +1812,7 @@ impl nvmlGpuVirtualizationMode {
 pub struct nvmlGpuVirtualizationMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuVirtualizationMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuVirtualizationMode", self.0, &[(0, "NVML_GPU_VIRTUALIZATION_MODE_NONE"), (1, "NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH"), (2, "NVML_GPU_VIRTUALIZATION_MODE_VGPU"), (3, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU"), (4, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VSGA")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuVirtualizationMode", self.0, &[(0, "NVML_GPU_VIRTUALIZATION_MODE_NONE"), (1, "NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH"), (2, "NVML_GPU_VIRTUALIZATION_MODE_VGPU"), (3, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU"), (4, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VSGA")], false)
     }
 }
 impl nvmlHostVgpuMode_enum {
@@ -1824,7 +1824,7 @@ impl nvmlHostVgpuMode_enum {
 pub struct nvmlHostVgpuMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlHostVgpuMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlHostVgpuMode_enum", self.0, &[(0, "NVML_HOST_VGPU_MODE_NON_SRIOV"), (1, "NVML_HOST_VGPU_MODE_SRIOV")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlHostVgpuMode_enum", self.0, &[(0, "NVML_HOST_VGPU_MODE_NON_SRIOV"), (1, "NVML_HOST_VGPU_MODE_SRIOV")], false)
     }
 }
 impl nvmlVgpuVmIdType {
@@ -1836,7 +1836,7 @@ impl nvmlVgpuVmIdType {
 pub struct nvmlVgpuVmIdType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuVmIdType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuVmIdType", self.0, &[(0, "NVML_VGPU_VM_ID_DOMAIN_ID"), (1, "NVML_VGPU_VM_ID_UUID")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuVmIdType", self.0, &[(0, "NVML_VGPU_VM_ID_DOMAIN_ID"), (1, "NVML_VGPU_VM_ID_UUID")], false)
     }
 }
 impl nvmlVgpuGuestInfoState_enum {
@@ -1848,7 +1848,7 @@ impl nvmlVgpuGuestInfoState_enum {
 pub struct nvmlVgpuGuestInfoState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuGuestInfoState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuGuestInfoState_enum", self.0, &[(0, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_UNINITIALIZED"), (1, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_INITIALIZED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuGuestInfoState_enum", self.0, &[(0, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_UNINITIALIZED"), (1, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_INITIALIZED")], false)
     }
 }
 impl nvmlGridLicenseFeatureCode_t {
@@ -1864,7 +1864,7 @@ impl nvmlGridLicenseFeatureCode_t {
 pub struct nvmlGridLicenseFeatureCode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGridLicenseFeatureCode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGridLicenseFeatureCode_t", self.0, &[(0, "NVML_GRID_LICENSE_FEATURE_CODE_UNKNOWN"), (1, "NVML_GRID_LICENSE_FEATURE_CODE_VGPU"), (2, "NVML_GRID_LICENSE_FEATURE_CODE_NVIDIA_RTX"), (3, "NVML_GRID_LICENSE_FEATURE_CODE_GAMING"), (4, "NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGridLicenseFeatureCode_t", self.0, &[(0, "NVML_GRID_LICENSE_FEATURE_CODE_UNKNOWN"), (1, "NVML_GRID_LICENSE_FEATURE_CODE_VGPU"), (2, "NVML_GRID_LICENSE_FEATURE_CODE_NVIDIA_RTX"), (3, "NVML_GRID_LICENSE_FEATURE_CODE_GAMING"), (4, "NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE")], false)
     }
 }
 impl nvmlVgpuCapability_enum {
@@ -1877,7 +1877,7 @@ impl nvmlVgpuCapability_enum {
 pub struct nvmlVgpuCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuCapability_enum", self.0, &[(0, "NVML_VGPU_CAP_NVLINK_P2P"), (1, "NVML_VGPU_CAP_GPUDIRECT"), (2, "NVML_VGPU_CAP_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuCapability_enum", self.0, &[(0, "NVML_VGPU_CAP_NVLINK_P2P"), (1, "NVML_VGPU_CAP_GPUDIRECT"), (2, "NVML_VGPU_CAP_COUNT")], false)
     }
 }
 impl nvmlGpuUtilizationDomainId_t {
@@ -1891,7 +1891,7 @@ impl nvmlGpuUtilizationDomainId_t {
 pub struct nvmlGpuUtilizationDomainId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuUtilizationDomainId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuUtilizationDomainId_t", self.0, &[(0, "NVML_GPU_UTILIZATION_DOMAIN_GPU"), (1, "NVML_GPU_UTILIZATION_DOMAIN_FB"), (2, "NVML_GPU_UTILIZATION_DOMAIN_VID"), (3, "NVML_GPU_UTILIZATION_DOMAIN_BUS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuUtilizationDomainId_t", self.0, &[(0, "NVML_GPU_UTILIZATION_DOMAIN_GPU"), (1, "NVML_GPU_UTILIZATION_DOMAIN_FB"), (2, "NVML_GPU_UTILIZATION_DOMAIN_VID"), (3, "NVML_GPU_UTILIZATION_DOMAIN_BUS")], false)
     }
 }
 impl nvmlFanState_enum {
@@ -1903,7 +1903,7 @@ impl nvmlFanState_enum {
 pub struct nvmlFanState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlFanState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlFanState_enum", self.0, &[(0, "NVML_FAN_NORMAL"), (1, "NVML_FAN_FAILED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlFanState_enum", self.0, &[(0, "NVML_FAN_NORMAL"), (1, "NVML_FAN_FAILED")], false)
     }
 }
 impl nvmlLedColor_enum {
@@ -1915,7 +1915,7 @@ impl nvmlLedColor_enum {
 pub struct nvmlLedColor_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlLedColor_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlLedColor_enum", self.0, &[(0, "NVML_LED_COLOR_GREEN"), (1, "NVML_LED_COLOR_AMBER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlLedColor_enum", self.0, &[(0, "NVML_LED_COLOR_GREEN"), (1, "NVML_LED_COLOR_AMBER")], false)
     }
 }
 impl nvmlEncoderQueryType_enum {
@@ -1927,7 +1927,7 @@ impl nvmlEncoderQueryType_enum {
 pub struct nvmlEncoderQueryType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEncoderQueryType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEncoderQueryType_enum", self.0, &[(0, "NVML_ENCODER_QUERY_H264"), (1, "NVML_ENCODER_QUERY_HEVC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEncoderQueryType_enum", self.0, &[(0, "NVML_ENCODER_QUERY_H264"), (1, "NVML_ENCODER_QUERY_HEVC")], false)
     }
 }
 impl nvmlFBCSessionType_enum {
@@ -1942,7 +1942,7 @@ impl nvmlFBCSessionType_enum {
 pub struct nvmlFBCSessionType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlFBCSessionType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlFBCSessionType_enum", self.0, &[(0, "NVML_FBC_SESSION_TYPE_UNKNOWN"), (1, "NVML_FBC_SESSION_TYPE_TOSYS"), (2, "NVML_FBC_SESSION_TYPE_CUDA"), (3, "NVML_FBC_SESSION_TYPE_VID"), (4, "NVML_FBC_SESSION_TYPE_HWENC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlFBCSessionType_enum", self.0, &[(0, "NVML_FBC_SESSION_TYPE_UNKNOWN"), (1, "NVML_FBC_SESSION_TYPE_TOSYS"), (2, "NVML_FBC_SESSION_TYPE_CUDA"), (3, "NVML_FBC_SESSION_TYPE_VID"), (4, "NVML_FBC_SESSION_TYPE_HWENC")], false)
     }
 }
 impl nvmlDetachGpuState_enum {
@@ -1954,7 +1954,7 @@ impl nvmlDetachGpuState_enum {
 pub struct nvmlDetachGpuState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDetachGpuState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDetachGpuState_enum", self.0, &[(0, "NVML_DETACH_GPU_KEEP"), (1, "NVML_DETACH_GPU_REMOVE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDetachGpuState_enum", self.0, &[(0, "NVML_DETACH_GPU_KEEP"), (1, "NVML_DETACH_GPU_REMOVE")], false)
     }
 }
 impl nvmlPcieLinkState_enum {
@@ -1966,7 +1966,7 @@ impl nvmlPcieLinkState_enum {
 pub struct nvmlPcieLinkState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPcieLinkState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPcieLinkState_enum", self.0, &[(0, "NVML_PCIE_LINK_KEEP"), (1, "NVML_PCIE_LINK_SHUT_DOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPcieLinkState_enum", self.0, &[(0, "NVML_PCIE_LINK_KEEP"), (1, "NVML_PCIE_LINK_SHUT_DOWN")], false)
     }
 }
 impl nvmlClockLimitId_enum {
@@ -1979,7 +1979,7 @@ impl nvmlClockLimitId_enum {
 pub struct nvmlClockLimitId_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockLimitId_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlClockLimitId_enum", self.0, &[(4294967040, "NVML_CLOCK_LIMIT_ID_RANGE_START"), (4294967041, "NVML_CLOCK_LIMIT_ID_TDP"), (4294967042, "NVML_CLOCK_LIMIT_ID_UNLIMITED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlClockLimitId_enum", self.0, &[(4294967040, "NVML_CLOCK_LIMIT_ID_RANGE_START"), (4294967041, "NVML_CLOCK_LIMIT_ID_TDP"), (4294967042, "NVML_CLOCK_LIMIT_ID_UNLIMITED")], false)
     }
 }
 impl nvmlVgpuVmCompatibility_enum {
@@ -1994,7 +1994,7 @@ impl nvmlVgpuVmCompatibility_enum {
 pub struct nvmlVgpuVmCompatibility_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuVmCompatibility_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuVmCompatibility_enum", self.0, &[(0, "NVML_VGPU_VM_COMPATIBILITY_NONE"), (1, "NVML_VGPU_VM_COMPATIBILITY_COLD"), (2, "NVML_VGPU_VM_COMPATIBILITY_HIBERNATE"), (4, "NVML_VGPU_VM_COMPATIBILITY_SLEEP"), (8, "NVML_VGPU_VM_COMPATIBILITY_LIVE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuVmCompatibility_enum", self.0, &[(0, "NVML_VGPU_VM_COMPATIBILITY_NONE"), (1, "NVML_VGPU_VM_COMPATIBILITY_COLD"), (2, "NVML_VGPU_VM_COMPATIBILITY_HIBERNATE"), (4, "NVML_VGPU_VM_COMPATIBILITY_SLEEP"), (8, "NVML_VGPU_VM_COMPATIBILITY_LIVE")], false)
     }
 }
 impl nvmlVgpuPgpuCompatibilityLimitCode_enum {
@@ -2009,7 +2009,7 @@ impl nvmlVgpuPgpuCompatibilityLimitCode_enum {
 pub struct nvmlVgpuPgpuCompatibilityLimitCode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuPgpuCompatibilityLimitCode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuPgpuCompatibilityLimitCode_enum", self.0, &[(0, "NVML_VGPU_COMPATIBILITY_LIMIT_NONE"), (1, "NVML_VGPU_COMPATIBILITY_LIMIT_HOST_DRIVER"), (2, "NVML_VGPU_COMPATIBILITY_LIMIT_GUEST_DRIVER"), (4, "NVML_VGPU_COMPATIBILITY_LIMIT_GPU"), (2147483648, "NVML_VGPU_COMPATIBILITY_LIMIT_OTHER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuPgpuCompatibilityLimitCode_enum", self.0, &[(0, "NVML_VGPU_COMPATIBILITY_LIMIT_NONE"), (1, "NVML_VGPU_COMPATIBILITY_LIMIT_HOST_DRIVER"), (2, "NVML_VGPU_COMPATIBILITY_LIMIT_GUEST_DRIVER"), (4, "NVML_VGPU_COMPATIBILITY_LIMIT_GPU"), (2147483648, "NVML_VGPU_COMPATIBILITY_LIMIT_OTHER")], false)
     }
 }
 impl nvmlGpmMetricId_t {
@@ -2089,7 +2089,7 @@ impl nvmlGpmMetricId_t {
 pub struct nvmlGpmMetricId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpmMetricId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpmMetricId_t", self.0, &[(1, "NVML_GPM_METRIC_GRAPHICS_UTIL"), (2, "NVML_GPM_METRIC_SM_UTIL"), (3, "NVML_GPM_METRIC_SM_OCCUPANCY"), (4, "NVML_GPM_METRIC_INTEGER_UTIL"), (5, "NVML_GPM_METRIC_ANY_TENSOR_UTIL"), (6, "NVML_GPM_METRIC_DFMA_TENSOR_UTIL"), (7, "NVML_GPM_METRIC_HMMA_TENSOR_UTIL"), (9, "NVML_GPM_METRIC_IMMA_TENSOR_UTIL"), (10, "NVML_GPM_METRIC_DRAM_BW_UTIL"), (11, "NVML_GPM_METRIC_FP64_UTIL"), (12, "NVML_GPM_METRIC_FP32_UTIL"), (13, "NVML_GPM_METRIC_FP16_UTIL"), (20, "NVML_GPM_METRIC_PCIE_TX_PER_SEC"), (21, "NVML_GPM_METRIC_PCIE_RX_PER_SEC"), (30, "NVML_GPM_METRIC_NVDEC_0_UTIL"), (31, "NVML_GPM_METRIC_NVDEC_1_UTIL"), (32, "NVML_GPM_METRIC_NVDEC_2_UTIL"), (33, "NVML_GPM_METRIC_NVDEC_3_UTIL"), (34, "NVML_GPM_METRIC_NVDEC_4_UTIL"), (35, "NVML_GPM_METRIC_NVDEC_5_UTIL"), (36, "NVML_GPM_METRIC_NVDEC_6_UTIL"), (37, "NVML_GPM_METRIC_NVDEC_7_UTIL"), (40, "NVML_GPM_METRIC_NVJPG_0_UTIL"), (41, "NVML_GPM_METRIC_NVJPG_1_UTIL"), (42, "NVML_GPM_METRIC_NVJPG_2_UTIL"), (43, "NVML_GPM_METRIC_NVJPG_3_UTIL"), (44, "NVML_GPM_METRIC_NVJPG_4_UTIL"), (45, "NVML_GPM_METRIC_NVJPG_5_UTIL"), (46, "NVML_GPM_METRIC_NVJPG_6_UTIL"), (47, "NVML_GPM_METRIC_NVJPG_7_UTIL"), (50, "NVML_GPM_METRIC_NVOFA_0_UTIL"), (60, "NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC"), (61, "NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC"), (62, "NVML_GPM_METRIC_NVLINK_L0_RX_PER_SEC"), (63, "NVML_GPM_METRIC_NVLINK_L0_TX_PER_SEC"), (64, "NVML_GPM_METRIC_NVLINK_L1_RX_PER_SEC"), (65, "NVML_GPM_METRIC_NVLINK_L1_TX_PER_SEC"), (66, "NVML_GPM_METRIC_NVLINK_L2_RX_PER_SEC"), (67, "NVML_GPM_METRIC_NVLINK_L2_TX_PER_SEC"), (68, "NVML_GPM_METRIC_NVLINK_L3_RX_PER_SEC"), (69, "NVML_GPM_METRIC_NVLINK_L3_TX_PER_SEC"), (70, "NVML_GPM_METRIC_NVLINK_L4_RX_PER_SEC"), (71, "NVML_GPM_METRIC_NVLINK_L4_TX_PER_SEC"), (72, "NVML_GPM_METRIC_NVLINK_L5_RX_PER_SEC"), (73, "NVML_GPM_METRIC_NVLINK_L5_TX_PER_SEC"), (74, "NVML_GPM_METRIC_NVLINK_L6_RX_PER_SEC"), (75, "NVML_GPM_METRIC_NVLINK_L6_TX_PER_SEC"), (76, "NVML_GPM_METRIC_NVLINK_L7_RX_PER_SEC"), (77, "NVML_GPM_METRIC_NVLINK_L7_TX_PER_SEC"), (78, "NVML_GPM_METRIC_NVLINK_L8_RX_PER_SEC"), (79, "NVML_GPM_METRIC_NVLINK_L8_TX_PER_SEC"), (80, "NVML_GPM_METRIC_NVLINK_L9_RX_PER_SEC"), (81, "NVML_GPM_METRIC_NVLINK_L9_TX_PER_SEC"), (82, "NVML_GPM_METRIC_NVLINK_L10_RX_PER_SEC"), (83, "NVML_GPM_METRIC_NVLINK_L10_TX_PER_SEC"), (84, "NVML_GPM_METRIC_NVLINK_L11_RX_PER_SEC"), (85, "NVML_GPM_METRIC_NVLINK_L11_TX_PER_SEC"), (86, "NVML_GPM_METRIC_NVLINK_L12_RX_PER_SEC"), (87, "NVML_GPM_METRIC_NVLINK_L12_TX_PER_SEC"), (88, "NVML_GPM_METRIC_NVLINK_L13_RX_PER_SEC"), (89, "NVML_GPM_METRIC_NVLINK_L13_TX_PER_SEC"), (90, "NVML_GPM_METRIC_NVLINK_L14_RX_PER_SEC"), (91, "NVML_GPM_METRIC_NVLINK_L14_TX_PER_SEC"), (92, "NVML_GPM_METRIC_NVLINK_L15_RX_PER_SEC"), (93, "NVML_GPM_METRIC_NVLINK_L15_TX_PER_SEC"), (94, "NVML_GPM_METRIC_NVLINK_L16_RX_PER_SEC"), (95, "NVML_GPM_METRIC_NVLINK_L16_TX_PER_SEC"), (96, "NVML_GPM_METRIC_NVLINK_L17_RX_PER_SEC"), (97, "NVML_GPM_METRIC_NVLINK_L17_TX_PER_SEC"), (98, "NVML_GPM_METRIC_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpmMetricId_t", self.0, &[(1, "NVML_GPM_METRIC_GRAPHICS_UTIL"), (2, "NVML_GPM_METRIC_SM_UTIL"), (3, "NVML_GPM_METRIC_SM_OCCUPANCY"), (4, "NVML_GPM_METRIC_INTEGER_UTIL"), (5, "NVML_GPM_METRIC_ANY_TENSOR_UTIL"), (6, "NVML_GPM_METRIC_DFMA_TENSOR_UTIL"), (7, "NVML_GPM_METRIC_HMMA_TENSOR_UTIL"), (9, "NVML_GPM_METRIC_IMMA_TENSOR_UTIL"), (10, "NVML_GPM_METRIC_DRAM_BW_UTIL"), (11, "NVML_GPM_METRIC_FP64_UTIL"), (12, "NVML_GPM_METRIC_FP32_UTIL"), (13, "NVML_GPM_METRIC_FP16_UTIL"), (20, "NVML_GPM_METRIC_PCIE_TX_PER_SEC"), (21, "NVML_GPM_METRIC_PCIE_RX_PER_SEC"), (30, "NVML_GPM_METRIC_NVDEC_0_UTIL"), (31, "NVML_GPM_METRIC_NVDEC_1_UTIL"), (32, "NVML_GPM_METRIC_NVDEC_2_UTIL"), (33, "NVML_GPM_METRIC_NVDEC_3_UTIL"), (34, "NVML_GPM_METRIC_NVDEC_4_UTIL"), (35, "NVML_GPM_METRIC_NVDEC_5_UTIL"), (36, "NVML_GPM_METRIC_NVDEC_6_UTIL"), (37, "NVML_GPM_METRIC_NVDEC_7_UTIL"), (40, "NVML_GPM_METRIC_NVJPG_0_UTIL"), (41, "NVML_GPM_METRIC_NVJPG_1_UTIL"), (42, "NVML_GPM_METRIC_NVJPG_2_UTIL"), (43, "NVML_GPM_METRIC_NVJPG_3_UTIL"), (44, "NVML_GPM_METRIC_NVJPG_4_UTIL"), (45, "NVML_GPM_METRIC_NVJPG_5_UTIL"), (46, "NVML_GPM_METRIC_NVJPG_6_UTIL"), (47, "NVML_GPM_METRIC_NVJPG_7_UTIL"), (50, "NVML_GPM_METRIC_NVOFA_0_UTIL"), (60, "NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC"), (61, "NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC"), (62, "NVML_GPM_METRIC_NVLINK_L0_RX_PER_SEC"), (63, "NVML_GPM_METRIC_NVLINK_L0_TX_PER_SEC"), (64, "NVML_GPM_METRIC_NVLINK_L1_RX_PER_SEC"), (65, "NVML_GPM_METRIC_NVLINK_L1_TX_PER_SEC"), (66, "NVML_GPM_METRIC_NVLINK_L2_RX_PER_SEC"), (67, "NVML_GPM_METRIC_NVLINK_L2_TX_PER_SEC"), (68, "NVML_GPM_METRIC_NVLINK_L3_RX_PER_SEC"), (69, "NVML_GPM_METRIC_NVLINK_L3_TX_PER_SEC"), (70, "NVML_GPM_METRIC_NVLINK_L4_RX_PER_SEC"), (71, "NVML_GPM_METRIC_NVLINK_L4_TX_PER_SEC"), (72, "NVML_GPM_METRIC_NVLINK_L5_RX_PER_SEC"), (73, "NVML_GPM_METRIC_NVLINK_L5_TX_PER_SEC"), (74, "NVML_GPM_METRIC_NVLINK_L6_RX_PER_SEC"), (75, "NVML_GPM_METRIC_NVLINK_L6_TX_PER_SEC"), (76, "NVML_GPM_METRIC_NVLINK_L7_RX_PER_SEC"), (77, "NVML_GPM_METRIC_NVLINK_L7_TX_PER_SEC"), (78, "NVML_GPM_METRIC_NVLINK_L8_RX_PER_SEC"), (79, "NVML_GPM_METRIC_NVLINK_L8_TX_PER_SEC"), (80, "NVML_GPM_METRIC_NVLINK_L9_RX_PER_SEC"), (81, "NVML_GPM_METRIC_NVLINK_L9_TX_PER_SEC"), (82, "NVML_GPM_METRIC_NVLINK_L10_RX_PER_SEC"), (83, "NVML_GPM_METRIC_NVLINK_L10_TX_PER_SEC"), (84, "NVML_GPM_METRIC_NVLINK_L11_RX_PER_SEC"), (85, "NVML_GPM_METRIC_NVLINK_L11_TX_PER_SEC"), (86, "NVML_GPM_METRIC_NVLINK_L12_RX_PER_SEC"), (87, "NVML_GPM_METRIC_NVLINK_L12_TX_PER_SEC"), (88, "NVML_GPM_METRIC_NVLINK_L13_RX_PER_SEC"), (89, "NVML_GPM_METRIC_NVLINK_L13_TX_PER_SEC"), (90, "NVML_GPM_METRIC_NVLINK_L14_RX_PER_SEC"), (91, "NVML_GPM_METRIC_NVLINK_L14_TX_PER_SEC"), (92, "NVML_GPM_METRIC_NVLINK_L15_RX_PER_SEC"), (93, "NVML_GPM_METRIC_NVLINK_L15_TX_PER_SEC"), (94, "NVML_GPM_METRIC_NVLINK_L16_RX_PER_SEC"), (95, "NVML_GPM_METRIC_NVLINK_L16_TX_PER_SEC"), (96, "NVML_GPM_METRIC_NVLINK_L17_RX_PER_SEC"), (97, "NVML_GPM_METRIC_NVLINK_L17_TX_PER_SEC"), (98, "NVML_GPM_METRIC_MAX")], false)
     }
 }
 }
@@ -2157,7 +2157,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -2208,14 +2208,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -2224,7 +2224,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -2234,41 +2234,41 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
-    cushim_runtime::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
-    cushim_runtime::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
-    cushim_runtime::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
-    cushim_runtime::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_runtime::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
-    cushim_runtime::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
-    cushim_runtime::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
-    cushim_runtime::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_runtime::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
-    cushim_runtime::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
-    cushim_runtime::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
-    cushim_runtime::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
-    cushim_runtime::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
-    cushim_runtime::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
-    cushim_runtime::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_runtime::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
-    cushim_runtime::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
-    cushim_runtime::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
-    cushim_runtime::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
-    cushim_runtime::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
-    cushim_runtime::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
-    cushim_runtime::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
-    cushim_runtime::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
-    cushim_runtime::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
+    cushim_runtime::private::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
+    cushim_runtime::private::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
+    cushim_runtime::private::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
+    cushim_runtime::private::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
+    cushim_runtime::private::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
+    cushim_runtime::private::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
+    cushim_runtime::private::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
+    cushim_runtime::private::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
+    cushim_runtime::private::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
+    cushim_runtime::private::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
+    cushim_runtime::private::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
+    cushim_runtime::private::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
+    cushim_runtime::private::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
+    cushim_runtime::private::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
+    cushim_runtime::private::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
+    cushim_runtime::private::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
+    cushim_runtime::private::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
+    cushim_runtime::private::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
+    cushim_runtime::private::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
+    cushim_runtime::private::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
+    cushim_runtime::private::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
+    cushim_runtime::private::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
+    cushim_runtime::private::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
+    cushim_runtime::private::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -2591,8 +2591,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -2620,11 +2620,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -2633,10 +2633,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

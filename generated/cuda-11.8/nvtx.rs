@@ -158,7 +158,7 @@ impl nvtxColorType_t {
 pub struct nvtxColorType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvtxColorType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvtxColorType_t", self.0, &[(0, "NVTX_COLOR_UNKNOWN"), (1, "NVTX_COLOR_ARGB")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvtxColorType_t", self.0, &[(0, "NVTX_COLOR_UNKNOWN"), (1, "NVTX_COLOR_ARGB")], false)
     }
 }
 impl nvtxMessageType_t {
@@ -172,7 +172,7 @@ impl nvtxMessageType_t {
 pub struct nvtxMessageType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvtxMessageType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvtxMessageType_t", self.0, &[(0, "NVTX_MESSAGE_UNKNOWN"), (1, "NVTX_MESSAGE_TYPE_ASCII"), (2, "NVTX_MESSAGE_TYPE_UNICODE"), (3, "NVTX_MESSAGE_TYPE_REGISTERED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvtxMessageType_t", self.0, &[(0, "NVTX_MESSAGE_UNKNOWN"), (1, "NVTX_MESSAGE_TYPE_ASCII"), (2, "NVTX_MESSAGE_TYPE_UNICODE"), (3, "NVTX_MESSAGE_TYPE_REGISTERED")], false)
     }
 }
 impl nvtxPayloadType_t {
@@ -189,7 +189,7 @@ impl nvtxPayloadType_t {
 pub struct nvtxPayloadType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvtxPayloadType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvtxPayloadType_t", self.0, &[(0, "NVTX_PAYLOAD_UNKNOWN"), (1, "NVTX_PAYLOAD_TYPE_UNSIGNED_INT64"), (2, "NVTX_PAYLOAD_TYPE_INT64"), (3, "NVTX_PAYLOAD_TYPE_DOUBLE"), (4, "NVTX_PAYLOAD_TYPE_UNSIGNED_INT32"), (5, "NVTX_PAYLOAD_TYPE_INT32"), (6, "NVTX_PAYLOAD_TYPE_FLOAT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvtxPayloadType_t", self.0, &[(0, "NVTX_PAYLOAD_UNKNOWN"), (1, "NVTX_PAYLOAD_TYPE_UNSIGNED_INT64"), (2, "NVTX_PAYLOAD_TYPE_INT64"), (3, "NVTX_PAYLOAD_TYPE_DOUBLE"), (4, "NVTX_PAYLOAD_TYPE_UNSIGNED_INT32"), (5, "NVTX_PAYLOAD_TYPE_INT32"), (6, "NVTX_PAYLOAD_TYPE_FLOAT")], false)
     }
 }
 impl nvtxResourceGenericType_t {
@@ -204,7 +204,7 @@ impl nvtxResourceGenericType_t {
 pub struct nvtxResourceGenericType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvtxResourceGenericType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvtxResourceGenericType_t", self.0, &[(0, "NVTX_RESOURCE_TYPE_UNKNOWN"), (65537, "NVTX_RESOURCE_TYPE_GENERIC_POINTER"), (65538, "NVTX_RESOURCE_TYPE_GENERIC_HANDLE"), (65539, "NVTX_RESOURCE_TYPE_GENERIC_THREAD_NATIVE"), (65540, "NVTX_RESOURCE_TYPE_GENERIC_THREAD_POSIX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvtxResourceGenericType_t", self.0, &[(0, "NVTX_RESOURCE_TYPE_UNKNOWN"), (65537, "NVTX_RESOURCE_TYPE_GENERIC_POINTER"), (65538, "NVTX_RESOURCE_TYPE_GENERIC_HANDLE"), (65539, "NVTX_RESOURCE_TYPE_GENERIC_THREAD_NATIVE"), (65540, "NVTX_RESOURCE_TYPE_GENERIC_THREAD_POSIX")], false)
     }
 }
 }
@@ -271,7 +271,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -305,14 +305,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -321,7 +321,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -331,14 +331,14 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -418,8 +418,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -447,11 +447,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -460,10 +460,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

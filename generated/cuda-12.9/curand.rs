@@ -88,7 +88,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl curandStatus {
@@ -111,7 +111,7 @@ impl curandStatus {
 pub struct curandStatus(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for curandStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "curandStatus", self.0, &[(0, "CURAND_STATUS_SUCCESS"), (100, "CURAND_STATUS_VERSION_MISMATCH"), (101, "CURAND_STATUS_NOT_INITIALIZED"), (102, "CURAND_STATUS_ALLOCATION_FAILED"), (103, "CURAND_STATUS_TYPE_ERROR"), (104, "CURAND_STATUS_OUT_OF_RANGE"), (105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE"), (106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED"), (201, "CURAND_STATUS_LAUNCH_FAILURE"), (202, "CURAND_STATUS_PREEXISTING_FAILURE"), (203, "CURAND_STATUS_INITIALIZATION_FAILED"), (204, "CURAND_STATUS_ARCH_MISMATCH"), (999, "CURAND_STATUS_INTERNAL_ERROR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "curandStatus", self.0, &[(0, "CURAND_STATUS_SUCCESS"), (100, "CURAND_STATUS_VERSION_MISMATCH"), (101, "CURAND_STATUS_NOT_INITIALIZED"), (102, "CURAND_STATUS_ALLOCATION_FAILED"), (103, "CURAND_STATUS_TYPE_ERROR"), (104, "CURAND_STATUS_OUT_OF_RANGE"), (105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE"), (106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED"), (201, "CURAND_STATUS_LAUNCH_FAILURE"), (202, "CURAND_STATUS_PREEXISTING_FAILURE"), (203, "CURAND_STATUS_INITIALIZATION_FAILED"), (204, "CURAND_STATUS_ARCH_MISMATCH"), (999, "CURAND_STATUS_INTERNAL_ERROR")], false)
     }
 }
 impl curandRngType {
@@ -133,7 +133,7 @@ impl curandRngType {
 pub struct curandRngType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for curandRngType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "curandRngType", self.0, &[(0, "CURAND_RNG_TEST"), (100, "CURAND_RNG_PSEUDO_DEFAULT"), (101, "CURAND_RNG_PSEUDO_XORWOW"), (121, "CURAND_RNG_PSEUDO_MRG32K3A"), (141, "CURAND_RNG_PSEUDO_MTGP32"), (142, "CURAND_RNG_PSEUDO_MT19937"), (161, "CURAND_RNG_PSEUDO_PHILOX4_32_10"), (200, "CURAND_RNG_QUASI_DEFAULT"), (201, "CURAND_RNG_QUASI_SOBOL32"), (202, "CURAND_RNG_QUASI_SCRAMBLED_SOBOL32"), (203, "CURAND_RNG_QUASI_SOBOL64"), (204, "CURAND_RNG_QUASI_SCRAMBLED_SOBOL64")], false)
+        ::cushim_runtime::private::fmt_enum(f, "curandRngType", self.0, &[(0, "CURAND_RNG_TEST"), (100, "CURAND_RNG_PSEUDO_DEFAULT"), (101, "CURAND_RNG_PSEUDO_XORWOW"), (121, "CURAND_RNG_PSEUDO_MRG32K3A"), (141, "CURAND_RNG_PSEUDO_MTGP32"), (142, "CURAND_RNG_PSEUDO_MT19937"), (161, "CURAND_RNG_PSEUDO_PHILOX4_32_10"), (200, "CURAND_RNG_QUASI_DEFAULT"), (201, "CURAND_RNG_QUASI_SOBOL32"), (202, "CURAND_RNG_QUASI_SCRAMBLED_SOBOL32"), (203, "CURAND_RNG_QUASI_SOBOL64"), (204, "CURAND_RNG_QUASI_SCRAMBLED_SOBOL64")], false)
     }
 }
 impl curandOrdering {
@@ -149,7 +149,7 @@ impl curandOrdering {
 pub struct curandOrdering(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for curandOrdering {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "curandOrdering", self.0, &[(100, "CURAND_ORDERING_PSEUDO_BEST"), (101, "CURAND_ORDERING_PSEUDO_DEFAULT"), (102, "CURAND_ORDERING_PSEUDO_SEEDED"), (103, "CURAND_ORDERING_PSEUDO_LEGACY"), (104, "CURAND_ORDERING_PSEUDO_DYNAMIC"), (201, "CURAND_ORDERING_QUASI_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "curandOrdering", self.0, &[(100, "CURAND_ORDERING_PSEUDO_BEST"), (101, "CURAND_ORDERING_PSEUDO_DEFAULT"), (102, "CURAND_ORDERING_PSEUDO_SEEDED"), (103, "CURAND_ORDERING_PSEUDO_LEGACY"), (104, "CURAND_ORDERING_PSEUDO_DYNAMIC"), (201, "CURAND_ORDERING_QUASI_DEFAULT")], false)
     }
 }
 impl curandDirectionVectorSet {
@@ -163,7 +163,7 @@ impl curandDirectionVectorSet {
 pub struct curandDirectionVectorSet(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for curandDirectionVectorSet {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "curandDirectionVectorSet", self.0, &[(101, "CURAND_DIRECTION_VECTORS_32_JOEKUO6"), (102, "CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6"), (103, "CURAND_DIRECTION_VECTORS_64_JOEKUO6"), (104, "CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6")], false)
+        ::cushim_runtime::private::fmt_enum(f, "curandDirectionVectorSet", self.0, &[(101, "CURAND_DIRECTION_VECTORS_32_JOEKUO6"), (102, "CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6"), (103, "CURAND_DIRECTION_VECTORS_64_JOEKUO6"), (104, "CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6")], false)
     }
 }
 impl curandMethod {
@@ -187,7 +187,7 @@ impl curandMethod {
 pub struct curandMethod(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for curandMethod {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "curandMethod", self.0, &[(0, "CURAND_CHOOSE_BEST"), (1, "CURAND_ITR"), (2, "CURAND_KNUTH"), (3, "CURAND_HITR"), (4, "CURAND_M1"), (5, "CURAND_M2"), (6, "CURAND_BINARY_SEARCH"), (7, "CURAND_DISCRETE_GAUSS"), (8, "CURAND_REJECTION"), (9, "CURAND_DEVICE_API"), (10, "CURAND_FAST_REJECTION"), (11, "CURAND_3RD"), (12, "CURAND_DEFINITION"), (13, "CURAND_POISSON")], false)
+        ::cushim_runtime::private::fmt_enum(f, "curandMethod", self.0, &[(0, "CURAND_CHOOSE_BEST"), (1, "CURAND_ITR"), (2, "CURAND_KNUTH"), (3, "CURAND_HITR"), (4, "CURAND_M1"), (5, "CURAND_M2"), (6, "CURAND_BINARY_SEARCH"), (7, "CURAND_DISCRETE_GAUSS"), (8, "CURAND_REJECTION"), (9, "CURAND_DEVICE_API"), (10, "CURAND_FAST_REJECTION"), (11, "CURAND_3RD"), (12, "CURAND_DEFINITION"), (13, "CURAND_POISSON")], false)
     }
 }
 }
@@ -255,7 +255,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -306,14 +306,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -322,7 +322,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -332,27 +332,27 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CURAND_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 100, name: c"CURAND_STATUS_VERSION_MISMATCH", text: c"version mismatch" },
-    cushim_runtime::StatusText { code: 101, name: c"CURAND_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 102, name: c"CURAND_STATUS_ALLOCATION_FAILED", text: c"allocation failed" },
-    cushim_runtime::StatusText { code: 103, name: c"CURAND_STATUS_TYPE_ERROR", text: c"type error" },
-    cushim_runtime::StatusText { code: 104, name: c"CURAND_STATUS_OUT_OF_RANGE", text: c"out of range" },
-    cushim_runtime::StatusText { code: 105, name: c"CURAND_STATUS_LENGTH_NOT_MULTIPLE", text: c"length not multiple" },
-    cushim_runtime::StatusText { code: 106, name: c"CURAND_STATUS_DOUBLE_PRECISION_REQUIRED", text: c"double precision required" },
-    cushim_runtime::StatusText { code: 201, name: c"CURAND_STATUS_LAUNCH_FAILURE", text: c"launch failure" },
-    cushim_runtime::StatusText { code: 202, name: c"CURAND_STATUS_PREEXISTING_FAILURE", text: c"preexisting failure" },
-    cushim_runtime::StatusText { code: 203, name: c"CURAND_STATUS_INITIALIZATION_FAILED", text: c"initialization failed" },
-    cushim_runtime::StatusText { code: 204, name: c"CURAND_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 999, name: c"CURAND_STATUS_INTERNAL_ERROR", text: c"internal error" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CURAND_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 100, name: c"CURAND_STATUS_VERSION_MISMATCH", text: c"version mismatch" },
+    cushim_runtime::private::StatusText { code: 101, name: c"CURAND_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 102, name: c"CURAND_STATUS_ALLOCATION_FAILED", text: c"allocation failed" },
+    cushim_runtime::private::StatusText { code: 103, name: c"CURAND_STATUS_TYPE_ERROR", text: c"type error" },
+    cushim_runtime::private::StatusText { code: 104, name: c"CURAND_STATUS_OUT_OF_RANGE", text: c"out of range" },
+    cushim_runtime::private::StatusText { code: 105, name: c"CURAND_STATUS_LENGTH_NOT_MULTIPLE", text: c"length not multiple" },
+    cushim_runtime::private::StatusText { code: 106, name: c"CURAND_STATUS_DOUBLE_PRECISION_REQUIRED", text: c"double precision required" },
+    cushim_runtime::private::StatusText { code: 201, name: c"CURAND_STATUS_LAUNCH_FAILURE", text: c"launch failure" },
+    cushim_runtime::private::StatusText { code: 202, name: c"CURAND_STATUS_PREEXISTING_FAILURE", text: c"preexisting failure" },
+    cushim_runtime::private::StatusText { code: 203, name: c"CURAND_STATUS_INITIALIZATION_FAILED", text: c"initialization failed" },
+    cushim_runtime::private::StatusText { code: 204, name: c"CURAND_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 999, name: c"CURAND_STATUS_INTERNAL_ERROR", text: c"internal error" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -431,8 +431,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -460,11 +460,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -473,10 +473,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

@@ -191,7 +191,7 @@ impl cusolverDnFunction_t {
 pub struct cusolverDnFunction_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverDnFunction_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverDnFunction_t", self.0, &[(0, "CUSOLVERDN_GETRF"), (1, "CUSOLVERDN_POTRF")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverDnFunction_t", self.0, &[(0, "CUSOLVERDN_GETRF"), (1, "CUSOLVERDN_POTRF")], false)
     }
 }
 impl cusolverDeterministicMode_t {
@@ -203,7 +203,7 @@ impl cusolverDeterministicMode_t {
 pub struct cusolverDeterministicMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverDeterministicMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverDeterministicMode_t", self.0, &[(1, "CUSOLVER_DETERMINISTIC_RESULTS"), (2, "CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverDeterministicMode_t", self.0, &[(1, "CUSOLVER_DETERMINISTIC_RESULTS"), (2, "CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS")], false)
     }
 }
 impl cudaDataType_t {
@@ -248,7 +248,7 @@ impl cudaDataType_t {
 pub struct cudaDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
     }
 }
 impl libraryPropertyType_t {
@@ -261,7 +261,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl cublasFillMode_t {
@@ -274,7 +274,7 @@ impl cublasFillMode_t {
 pub struct cublasFillMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasFillMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasFillMode_t", self.0, &[(0, "CUBLAS_FILL_MODE_LOWER"), (1, "CUBLAS_FILL_MODE_UPPER"), (2, "CUBLAS_FILL_MODE_FULL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasFillMode_t", self.0, &[(0, "CUBLAS_FILL_MODE_LOWER"), (1, "CUBLAS_FILL_MODE_UPPER"), (2, "CUBLAS_FILL_MODE_FULL")], false)
     }
 }
 impl cublasDiagType_t {
@@ -286,7 +286,7 @@ impl cublasDiagType_t {
 pub struct cublasDiagType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasDiagType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasDiagType_t", self.0, &[(0, "CUBLAS_DIAG_NON_UNIT"), (1, "CUBLAS_DIAG_UNIT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasDiagType_t", self.0, &[(0, "CUBLAS_DIAG_NON_UNIT"), (1, "CUBLAS_DIAG_UNIT")], false)
     }
 }
 impl cublasSideMode_t {
@@ -298,7 +298,7 @@ impl cublasSideMode_t {
 pub struct cublasSideMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasSideMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasSideMode_t", self.0, &[(0, "CUBLAS_SIDE_LEFT"), (1, "CUBLAS_SIDE_RIGHT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasSideMode_t", self.0, &[(0, "CUBLAS_SIDE_LEFT"), (1, "CUBLAS_SIDE_RIGHT")], false)
     }
 }
 impl cublasOperation_t {
@@ -313,7 +313,7 @@ impl cublasOperation_t {
 pub struct cublasOperation_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasOperation_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasOperation_t", self.0, &[(0, "CUBLAS_OP_N"), (1, "CUBLAS_OP_T"), (2, "CUBLAS_OP_C"), (3, "CUBLAS_OP_CONJG")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasOperation_t", self.0, &[(0, "CUBLAS_OP_N"), (1, "CUBLAS_OP_T"), (2, "CUBLAS_OP_C"), (3, "CUBLAS_OP_CONJG")], false)
     }
 }
 impl cusolverStatus_t {
@@ -348,7 +348,7 @@ impl cusolverStatus_t {
 pub struct cusolverStatus_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverStatus_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverStatus_t", self.0, &[(0, "CUSOLVER_STATUS_SUCCESS"), (1, "CUSOLVER_STATUS_NOT_INITIALIZED"), (2, "CUSOLVER_STATUS_ALLOC_FAILED"), (3, "CUSOLVER_STATUS_INVALID_VALUE"), (4, "CUSOLVER_STATUS_ARCH_MISMATCH"), (5, "CUSOLVER_STATUS_MAPPING_ERROR"), (6, "CUSOLVER_STATUS_EXECUTION_FAILED"), (7, "CUSOLVER_STATUS_INTERNAL_ERROR"), (8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED"), (9, "CUSOLVER_STATUS_NOT_SUPPORTED"), (10, "CUSOLVER_STATUS_ZERO_PIVOT"), (11, "CUSOLVER_STATUS_INVALID_LICENSE"), (12, "CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED"), (13, "CUSOLVER_STATUS_IRS_PARAMS_INVALID"), (14, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC"), (15, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE"), (16, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER"), (20, "CUSOLVER_STATUS_IRS_INTERNAL_ERROR"), (21, "CUSOLVER_STATUS_IRS_NOT_SUPPORTED"), (22, "CUSOLVER_STATUS_IRS_OUT_OF_RANGE"), (23, "CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES"), (25, "CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED"), (26, "CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED"), (30, "CUSOLVER_STATUS_IRS_MATRIX_SINGULAR"), (31, "CUSOLVER_STATUS_INVALID_WORKSPACE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverStatus_t", self.0, &[(0, "CUSOLVER_STATUS_SUCCESS"), (1, "CUSOLVER_STATUS_NOT_INITIALIZED"), (2, "CUSOLVER_STATUS_ALLOC_FAILED"), (3, "CUSOLVER_STATUS_INVALID_VALUE"), (4, "CUSOLVER_STATUS_ARCH_MISMATCH"), (5, "CUSOLVER_STATUS_MAPPING_ERROR"), (6, "CUSOLVER_STATUS_EXECUTION_FAILED"), (7, "CUSOLVER_STATUS_INTERNAL_ERROR"), (8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED"), (9, "CUSOLVER_STATUS_NOT_SUPPORTED"), (10, "CUSOLVER_STATUS_ZERO_PIVOT"), (11, "CUSOLVER_STATUS_INVALID_LICENSE"), (12, "CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED"), (13, "CUSOLVER_STATUS_IRS_PARAMS_INVALID"), (14, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC"), (15, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE"), (16, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER"), (20, "CUSOLVER_STATUS_IRS_INTERNAL_ERROR"), (21, "CUSOLVER_STATUS_IRS_NOT_SUPPORTED"), (22, "CUSOLVER_STATUS_IRS_OUT_OF_RANGE"), (23, "CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES"), (25, "CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED"), (26, "CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED"), (30, "CUSOLVER_STATUS_IRS_MATRIX_SINGULAR"), (31, "CUSOLVER_STATUS_INVALID_WORKSPACE")], false)
     }
 }
 impl cusolverEigType_t {
@@ -361,7 +361,7 @@ impl cusolverEigType_t {
 pub struct cusolverEigType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverEigType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverEigType_t", self.0, &[(1, "CUSOLVER_EIG_TYPE_1"), (2, "CUSOLVER_EIG_TYPE_2"), (3, "CUSOLVER_EIG_TYPE_3")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverEigType_t", self.0, &[(1, "CUSOLVER_EIG_TYPE_1"), (2, "CUSOLVER_EIG_TYPE_2"), (3, "CUSOLVER_EIG_TYPE_3")], false)
     }
 }
 impl cusolverEigMode_t {
@@ -373,7 +373,7 @@ impl cusolverEigMode_t {
 pub struct cusolverEigMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverEigMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverEigMode_t", self.0, &[(0, "CUSOLVER_EIG_MODE_NOVECTOR"), (1, "CUSOLVER_EIG_MODE_VECTOR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverEigMode_t", self.0, &[(0, "CUSOLVER_EIG_MODE_NOVECTOR"), (1, "CUSOLVER_EIG_MODE_VECTOR")], false)
     }
 }
 impl cusolverEigRange_t {
@@ -386,7 +386,7 @@ impl cusolverEigRange_t {
 pub struct cusolverEigRange_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverEigRange_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverEigRange_t", self.0, &[(1001, "CUSOLVER_EIG_RANGE_ALL"), (1002, "CUSOLVER_EIG_RANGE_I"), (1003, "CUSOLVER_EIG_RANGE_V")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverEigRange_t", self.0, &[(1001, "CUSOLVER_EIG_RANGE_ALL"), (1002, "CUSOLVER_EIG_RANGE_I"), (1003, "CUSOLVER_EIG_RANGE_V")], false)
     }
 }
 impl cusolverNorm_t {
@@ -400,7 +400,7 @@ impl cusolverNorm_t {
 pub struct cusolverNorm_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverNorm_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverNorm_t", self.0, &[(104, "CUSOLVER_INF_NORM"), (105, "CUSOLVER_MAX_NORM"), (106, "CUSOLVER_ONE_NORM"), (107, "CUSOLVER_FRO_NORM")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverNorm_t", self.0, &[(104, "CUSOLVER_INF_NORM"), (105, "CUSOLVER_MAX_NORM"), (106, "CUSOLVER_ONE_NORM"), (107, "CUSOLVER_FRO_NORM")], false)
     }
 }
 impl cusolverIRSRefinement_t {
@@ -420,7 +420,7 @@ impl cusolverIRSRefinement_t {
 pub struct cusolverIRSRefinement_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverIRSRefinement_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverIRSRefinement_t", self.0, &[(1100, "CUSOLVER_IRS_REFINE_NOT_SET"), (1101, "CUSOLVER_IRS_REFINE_NONE"), (1102, "CUSOLVER_IRS_REFINE_CLASSICAL"), (1103, "CUSOLVER_IRS_REFINE_CLASSICAL_GMRES"), (1104, "CUSOLVER_IRS_REFINE_GMRES"), (1105, "CUSOLVER_IRS_REFINE_GMRES_GMRES"), (1106, "CUSOLVER_IRS_REFINE_GMRES_NOPCOND"), (1150, "CUSOLVER_PREC_DD"), (1151, "CUSOLVER_PREC_SS"), (1152, "CUSOLVER_PREC_SHT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverIRSRefinement_t", self.0, &[(1100, "CUSOLVER_IRS_REFINE_NOT_SET"), (1101, "CUSOLVER_IRS_REFINE_NONE"), (1102, "CUSOLVER_IRS_REFINE_CLASSICAL"), (1103, "CUSOLVER_IRS_REFINE_CLASSICAL_GMRES"), (1104, "CUSOLVER_IRS_REFINE_GMRES"), (1105, "CUSOLVER_IRS_REFINE_GMRES_GMRES"), (1106, "CUSOLVER_IRS_REFINE_GMRES_NOPCOND"), (1150, "CUSOLVER_PREC_DD"), (1151, "CUSOLVER_PREC_SS"), (1152, "CUSOLVER_PREC_SHT")], false)
     }
 }
 impl cusolverPrecType_t {
@@ -446,7 +446,7 @@ impl cusolverPrecType_t {
 pub struct cusolverPrecType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverPrecType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverPrecType_t", self.0, &[(1201, "CUSOLVER_R_8I"), (1202, "CUSOLVER_R_8U"), (1203, "CUSOLVER_R_64F"), (1204, "CUSOLVER_R_32F"), (1205, "CUSOLVER_R_16F"), (1206, "CUSOLVER_R_16BF"), (1207, "CUSOLVER_R_TF32"), (1208, "CUSOLVER_R_AP"), (1211, "CUSOLVER_C_8I"), (1212, "CUSOLVER_C_8U"), (1213, "CUSOLVER_C_64F"), (1214, "CUSOLVER_C_32F"), (1215, "CUSOLVER_C_16F"), (1216, "CUSOLVER_C_16BF"), (1217, "CUSOLVER_C_TF32"), (1218, "CUSOLVER_C_AP")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverPrecType_t", self.0, &[(1201, "CUSOLVER_R_8I"), (1202, "CUSOLVER_R_8U"), (1203, "CUSOLVER_R_64F"), (1204, "CUSOLVER_R_32F"), (1205, "CUSOLVER_R_16F"), (1206, "CUSOLVER_R_16BF"), (1207, "CUSOLVER_R_TF32"), (1208, "CUSOLVER_R_AP"), (1211, "CUSOLVER_C_8I"), (1212, "CUSOLVER_C_8U"), (1213, "CUSOLVER_C_64F"), (1214, "CUSOLVER_C_32F"), (1215, "CUSOLVER_C_16F"), (1216, "CUSOLVER_C_16BF"), (1217, "CUSOLVER_C_TF32"), (1218, "CUSOLVER_C_AP")], false)
     }
 }
 impl cusolverAlgMode_t {
@@ -459,7 +459,7 @@ impl cusolverAlgMode_t {
 pub struct cusolverAlgMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverAlgMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverAlgMode_t", self.0, &[(0, "CUSOLVER_ALG_0"), (1, "CUSOLVER_ALG_1"), (2, "CUSOLVER_ALG_2")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverAlgMode_t", self.0, &[(0, "CUSOLVER_ALG_0"), (1, "CUSOLVER_ALG_1"), (2, "CUSOLVER_ALG_2")], false)
     }
 }
 impl cusolverStorevMode_t {
@@ -471,7 +471,7 @@ impl cusolverStorevMode_t {
 pub struct cusolverStorevMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverStorevMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverStorevMode_t", self.0, &[(0, "CUBLAS_STOREV_COLUMNWISE"), (1, "CUBLAS_STOREV_ROWWISE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverStorevMode_t", self.0, &[(0, "CUBLAS_STOREV_COLUMNWISE"), (1, "CUBLAS_STOREV_ROWWISE")], false)
     }
 }
 impl cusolverDirectMode_t {
@@ -483,7 +483,7 @@ impl cusolverDirectMode_t {
 pub struct cusolverDirectMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverDirectMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverDirectMode_t", self.0, &[(0, "CUBLAS_DIRECT_FORWARD"), (1, "CUBLAS_DIRECT_BACKWARD")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverDirectMode_t", self.0, &[(0, "CUBLAS_DIRECT_FORWARD"), (1, "CUBLAS_DIRECT_BACKWARD")], false)
     }
 }
 impl cusolverRfResetValuesFastMode_t {
@@ -495,7 +495,7 @@ impl cusolverRfResetValuesFastMode_t {
 pub struct cusolverRfResetValuesFastMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverRfResetValuesFastMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverRfResetValuesFastMode_t", self.0, &[(0, "CUSOLVERRF_RESET_VALUES_FAST_MODE_OFF"), (1, "CUSOLVERRF_RESET_VALUES_FAST_MODE_ON")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverRfResetValuesFastMode_t", self.0, &[(0, "CUSOLVERRF_RESET_VALUES_FAST_MODE_OFF"), (1, "CUSOLVERRF_RESET_VALUES_FAST_MODE_ON")], false)
     }
 }
 impl cusolverRfMatrixFormat_t {
@@ -507,7 +507,7 @@ impl cusolverRfMatrixFormat_t {
 pub struct cusolverRfMatrixFormat_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverRfMatrixFormat_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverRfMatrixFormat_t", self.0, &[(0, "CUSOLVERRF_MATRIX_FORMAT_CSR"), (1, "CUSOLVERRF_MATRIX_FORMAT_CSC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverRfMatrixFormat_t", self.0, &[(0, "CUSOLVERRF_MATRIX_FORMAT_CSR"), (1, "CUSOLVERRF_MATRIX_FORMAT_CSC")], false)
     }
 }
 impl cusolverRfUnitDiagonal_t {
@@ -521,7 +521,7 @@ impl cusolverRfUnitDiagonal_t {
 pub struct cusolverRfUnitDiagonal_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverRfUnitDiagonal_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverRfUnitDiagonal_t", self.0, &[(0, "CUSOLVERRF_UNIT_DIAGONAL_STORED_L"), (1, "CUSOLVERRF_UNIT_DIAGONAL_STORED_U"), (2, "CUSOLVERRF_UNIT_DIAGONAL_ASSUMED_L"), (3, "CUSOLVERRF_UNIT_DIAGONAL_ASSUMED_U")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverRfUnitDiagonal_t", self.0, &[(0, "CUSOLVERRF_UNIT_DIAGONAL_STORED_L"), (1, "CUSOLVERRF_UNIT_DIAGONAL_STORED_U"), (2, "CUSOLVERRF_UNIT_DIAGONAL_ASSUMED_L"), (3, "CUSOLVERRF_UNIT_DIAGONAL_ASSUMED_U")], false)
     }
 }
 impl cusolverRfFactorization_t {
@@ -534,7 +534,7 @@ impl cusolverRfFactorization_t {
 pub struct cusolverRfFactorization_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverRfFactorization_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverRfFactorization_t", self.0, &[(0, "CUSOLVERRF_FACTORIZATION_ALG0"), (1, "CUSOLVERRF_FACTORIZATION_ALG1"), (2, "CUSOLVERRF_FACTORIZATION_ALG2")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverRfFactorization_t", self.0, &[(0, "CUSOLVERRF_FACTORIZATION_ALG0"), (1, "CUSOLVERRF_FACTORIZATION_ALG1"), (2, "CUSOLVERRF_FACTORIZATION_ALG2")], false)
     }
 }
 impl cusolverRfTriangularSolve_t {
@@ -547,7 +547,7 @@ impl cusolverRfTriangularSolve_t {
 pub struct cusolverRfTriangularSolve_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverRfTriangularSolve_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverRfTriangularSolve_t", self.0, &[(1, "CUSOLVERRF_TRIANGULAR_SOLVE_ALG1"), (2, "CUSOLVERRF_TRIANGULAR_SOLVE_ALG2"), (3, "CUSOLVERRF_TRIANGULAR_SOLVE_ALG3")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverRfTriangularSolve_t", self.0, &[(1, "CUSOLVERRF_TRIANGULAR_SOLVE_ALG1"), (2, "CUSOLVERRF_TRIANGULAR_SOLVE_ALG2"), (3, "CUSOLVERRF_TRIANGULAR_SOLVE_ALG3")], false)
     }
 }
 impl cusolverRfNumericBoostReport_t {
@@ -559,7 +559,7 @@ impl cusolverRfNumericBoostReport_t {
 pub struct cusolverRfNumericBoostReport_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusolverRfNumericBoostReport_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusolverRfNumericBoostReport_t", self.0, &[(0, "CUSOLVERRF_NUMERIC_BOOST_NOT_USED"), (1, "CUSOLVERRF_NUMERIC_BOOST_USED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusolverRfNumericBoostReport_t", self.0, &[(0, "CUSOLVERRF_NUMERIC_BOOST_NOT_USED"), (1, "CUSOLVERRF_NUMERIC_BOOST_USED")], false)
     }
 }
 }
@@ -627,7 +627,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -678,14 +678,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -694,7 +694,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -704,39 +704,39 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUSOLVER_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUSOLVER_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 2, name: c"CUSOLVER_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::StatusText { code: 3, name: c"CUSOLVER_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 4, name: c"CUSOLVER_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 5, name: c"CUSOLVER_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::StatusText { code: 6, name: c"CUSOLVER_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::StatusText { code: 7, name: c"CUSOLVER_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 8, name: c"CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", text: c"matrix type not supported" },
-    cushim_runtime::StatusText { code: 9, name: c"CUSOLVER_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 10, name: c"CUSOLVER_STATUS_ZERO_PIVOT", text: c"zero pivot" },
-    cushim_runtime::StatusText { code: 11, name: c"CUSOLVER_STATUS_INVALID_LICENSE", text: c"invalid license" },
-    cushim_runtime::StatusText { code: 12, name: c"CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED", text: c"irs params not initialized" },
-    cushim_runtime::StatusText { code: 13, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID", text: c"irs params invalid" },
-    cushim_runtime::StatusText { code: 14, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC", text: c"irs params invalid prec" },
-    cushim_runtime::StatusText { code: 15, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE", text: c"irs params invalid refine" },
-    cushim_runtime::StatusText { code: 16, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER", text: c"irs params invalid maxiter" },
-    cushim_runtime::StatusText { code: 20, name: c"CUSOLVER_STATUS_IRS_INTERNAL_ERROR", text: c"irs internal error" },
-    cushim_runtime::StatusText { code: 21, name: c"CUSOLVER_STATUS_IRS_NOT_SUPPORTED", text: c"irs not supported" },
-    cushim_runtime::StatusText { code: 22, name: c"CUSOLVER_STATUS_IRS_OUT_OF_RANGE", text: c"irs out of range" },
-    cushim_runtime::StatusText { code: 23, name: c"CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES", text: c"irs nrhs not supported for refine gmres" },
-    cushim_runtime::StatusText { code: 25, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED", text: c"irs infos not initialized" },
-    cushim_runtime::StatusText { code: 26, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED", text: c"irs infos not destroyed" },
-    cushim_runtime::StatusText { code: 30, name: c"CUSOLVER_STATUS_IRS_MATRIX_SINGULAR", text: c"irs matrix singular" },
-    cushim_runtime::StatusText { code: 31, name: c"CUSOLVER_STATUS_INVALID_WORKSPACE", text: c"invalid workspace" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUSOLVER_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUSOLVER_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 2, name: c"CUSOLVER_STATUS_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUSOLVER_STATUS_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 4, name: c"CUSOLVER_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 5, name: c"CUSOLVER_STATUS_MAPPING_ERROR", text: c"mapping error" },
+    cushim_runtime::private::StatusText { code: 6, name: c"CUSOLVER_STATUS_EXECUTION_FAILED", text: c"execution failed" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUSOLVER_STATUS_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", text: c"matrix type not supported" },
+    cushim_runtime::private::StatusText { code: 9, name: c"CUSOLVER_STATUS_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 10, name: c"CUSOLVER_STATUS_ZERO_PIVOT", text: c"zero pivot" },
+    cushim_runtime::private::StatusText { code: 11, name: c"CUSOLVER_STATUS_INVALID_LICENSE", text: c"invalid license" },
+    cushim_runtime::private::StatusText { code: 12, name: c"CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED", text: c"irs params not initialized" },
+    cushim_runtime::private::StatusText { code: 13, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID", text: c"irs params invalid" },
+    cushim_runtime::private::StatusText { code: 14, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC", text: c"irs params invalid prec" },
+    cushim_runtime::private::StatusText { code: 15, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE", text: c"irs params invalid refine" },
+    cushim_runtime::private::StatusText { code: 16, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER", text: c"irs params invalid maxiter" },
+    cushim_runtime::private::StatusText { code: 20, name: c"CUSOLVER_STATUS_IRS_INTERNAL_ERROR", text: c"irs internal error" },
+    cushim_runtime::private::StatusText { code: 21, name: c"CUSOLVER_STATUS_IRS_NOT_SUPPORTED", text: c"irs not supported" },
+    cushim_runtime::private::StatusText { code: 22, name: c"CUSOLVER_STATUS_IRS_OUT_OF_RANGE", text: c"irs out of range" },
+    cushim_runtime::private::StatusText { code: 23, name: c"CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES", text: c"irs nrhs not supported for refine gmres" },
+    cushim_runtime::private::StatusText { code: 25, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED", text: c"irs infos not initialized" },
+    cushim_runtime::private::StatusText { code: 26, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED", text: c"irs infos not destroyed" },
+    cushim_runtime::private::StatusText { code: 30, name: c"CUSOLVER_STATUS_IRS_MATRIX_SINGULAR", text: c"irs matrix singular" },
+    cushim_runtime::private::StatusText { code: 31, name: c"CUSOLVER_STATUS_INVALID_WORKSPACE", text: c"invalid workspace" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -1263,8 +1263,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -1292,11 +1292,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -1305,10 +1305,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

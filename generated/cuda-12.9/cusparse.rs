@@ -281,7 +281,7 @@ impl cudaDataType_t {
 pub struct cudaDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
     }
 }
 impl libraryPropertyType_t {
@@ -294,7 +294,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl cusparseStatus_t {
@@ -316,7 +316,7 @@ impl cusparseStatus_t {
 pub struct cusparseStatus_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseStatus_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseStatus_t", self.0, &[(0, "CUSPARSE_STATUS_SUCCESS"), (1, "CUSPARSE_STATUS_NOT_INITIALIZED"), (2, "CUSPARSE_STATUS_ALLOC_FAILED"), (3, "CUSPARSE_STATUS_INVALID_VALUE"), (4, "CUSPARSE_STATUS_ARCH_MISMATCH"), (5, "CUSPARSE_STATUS_MAPPING_ERROR"), (6, "CUSPARSE_STATUS_EXECUTION_FAILED"), (7, "CUSPARSE_STATUS_INTERNAL_ERROR"), (8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"), (9, "CUSPARSE_STATUS_ZERO_PIVOT"), (10, "CUSPARSE_STATUS_NOT_SUPPORTED"), (11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseStatus_t", self.0, &[(0, "CUSPARSE_STATUS_SUCCESS"), (1, "CUSPARSE_STATUS_NOT_INITIALIZED"), (2, "CUSPARSE_STATUS_ALLOC_FAILED"), (3, "CUSPARSE_STATUS_INVALID_VALUE"), (4, "CUSPARSE_STATUS_ARCH_MISMATCH"), (5, "CUSPARSE_STATUS_MAPPING_ERROR"), (6, "CUSPARSE_STATUS_EXECUTION_FAILED"), (7, "CUSPARSE_STATUS_INTERNAL_ERROR"), (8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"), (9, "CUSPARSE_STATUS_ZERO_PIVOT"), (10, "CUSPARSE_STATUS_NOT_SUPPORTED"), (11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")], false)
     }
 }
 impl cusparsePointerMode_t {
@@ -328,7 +328,7 @@ impl cusparsePointerMode_t {
 pub struct cusparsePointerMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparsePointerMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparsePointerMode_t", self.0, &[(0, "CUSPARSE_POINTER_MODE_HOST"), (1, "CUSPARSE_POINTER_MODE_DEVICE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparsePointerMode_t", self.0, &[(0, "CUSPARSE_POINTER_MODE_HOST"), (1, "CUSPARSE_POINTER_MODE_DEVICE")], false)
     }
 }
 impl cusparseAction_t {
@@ -340,7 +340,7 @@ impl cusparseAction_t {
 pub struct cusparseAction_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseAction_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseAction_t", self.0, &[(0, "CUSPARSE_ACTION_SYMBOLIC"), (1, "CUSPARSE_ACTION_NUMERIC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseAction_t", self.0, &[(0, "CUSPARSE_ACTION_SYMBOLIC"), (1, "CUSPARSE_ACTION_NUMERIC")], false)
     }
 }
 impl cusparseMatrixType_t {
@@ -354,7 +354,7 @@ impl cusparseMatrixType_t {
 pub struct cusparseMatrixType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseMatrixType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseMatrixType_t", self.0, &[(0, "CUSPARSE_MATRIX_TYPE_GENERAL"), (1, "CUSPARSE_MATRIX_TYPE_SYMMETRIC"), (2, "CUSPARSE_MATRIX_TYPE_HERMITIAN"), (3, "CUSPARSE_MATRIX_TYPE_TRIANGULAR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseMatrixType_t", self.0, &[(0, "CUSPARSE_MATRIX_TYPE_GENERAL"), (1, "CUSPARSE_MATRIX_TYPE_SYMMETRIC"), (2, "CUSPARSE_MATRIX_TYPE_HERMITIAN"), (3, "CUSPARSE_MATRIX_TYPE_TRIANGULAR")], false)
     }
 }
 impl cusparseFillMode_t {
@@ -366,7 +366,7 @@ impl cusparseFillMode_t {
 pub struct cusparseFillMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseFillMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseFillMode_t", self.0, &[(0, "CUSPARSE_FILL_MODE_LOWER"), (1, "CUSPARSE_FILL_MODE_UPPER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseFillMode_t", self.0, &[(0, "CUSPARSE_FILL_MODE_LOWER"), (1, "CUSPARSE_FILL_MODE_UPPER")], false)
     }
 }
 impl cusparseDiagType_t {
@@ -378,7 +378,7 @@ impl cusparseDiagType_t {
 pub struct cusparseDiagType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseDiagType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseDiagType_t", self.0, &[(0, "CUSPARSE_DIAG_TYPE_NON_UNIT"), (1, "CUSPARSE_DIAG_TYPE_UNIT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseDiagType_t", self.0, &[(0, "CUSPARSE_DIAG_TYPE_NON_UNIT"), (1, "CUSPARSE_DIAG_TYPE_UNIT")], false)
     }
 }
 impl cusparseIndexBase_t {
@@ -390,7 +390,7 @@ impl cusparseIndexBase_t {
 pub struct cusparseIndexBase_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseIndexBase_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseIndexBase_t", self.0, &[(0, "CUSPARSE_INDEX_BASE_ZERO"), (1, "CUSPARSE_INDEX_BASE_ONE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseIndexBase_t", self.0, &[(0, "CUSPARSE_INDEX_BASE_ZERO"), (1, "CUSPARSE_INDEX_BASE_ONE")], false)
     }
 }
 impl cusparseOperation_t {
@@ -403,7 +403,7 @@ impl cusparseOperation_t {
 pub struct cusparseOperation_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseOperation_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseOperation_t", self.0, &[(0, "CUSPARSE_OPERATION_NON_TRANSPOSE"), (1, "CUSPARSE_OPERATION_TRANSPOSE"), (2, "CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseOperation_t", self.0, &[(0, "CUSPARSE_OPERATION_NON_TRANSPOSE"), (1, "CUSPARSE_OPERATION_TRANSPOSE"), (2, "CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE")], false)
     }
 }
 impl cusparseDirection_t {
@@ -415,7 +415,7 @@ impl cusparseDirection_t {
 pub struct cusparseDirection_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseDirection_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseDirection_t", self.0, &[(0, "CUSPARSE_DIRECTION_ROW"), (1, "CUSPARSE_DIRECTION_COLUMN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseDirection_t", self.0, &[(0, "CUSPARSE_DIRECTION_ROW"), (1, "CUSPARSE_DIRECTION_COLUMN")], false)
     }
 }
 impl cusparseSolvePolicy_t {
@@ -427,7 +427,7 @@ impl cusparseSolvePolicy_t {
 pub struct cusparseSolvePolicy_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSolvePolicy_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSolvePolicy_t", self.0, &[(0, "CUSPARSE_SOLVE_POLICY_NO_LEVEL"), (1, "CUSPARSE_SOLVE_POLICY_USE_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSolvePolicy_t", self.0, &[(0, "CUSPARSE_SOLVE_POLICY_NO_LEVEL"), (1, "CUSPARSE_SOLVE_POLICY_USE_LEVEL")], false)
     }
 }
 impl cusparseColorAlg_t {
@@ -439,7 +439,7 @@ impl cusparseColorAlg_t {
 pub struct cusparseColorAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseColorAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseColorAlg_t", self.0, &[(0, "CUSPARSE_COLOR_ALG0"), (1, "CUSPARSE_COLOR_ALG1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseColorAlg_t", self.0, &[(0, "CUSPARSE_COLOR_ALG0"), (1, "CUSPARSE_COLOR_ALG1")], false)
     }
 }
 impl cusparseCsr2CscAlg_t {
@@ -451,7 +451,7 @@ impl cusparseCsr2CscAlg_t {
 pub struct cusparseCsr2CscAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseCsr2CscAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseCsr2CscAlg_t", self.0, &[(1, "CUSPARSE_CSR2CSC_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseCsr2CscAlg_t", self.0, &[(1, "CUSPARSE_CSR2CSC_ALG_DEFAULT")], false)
     }
 }
 impl cusparseFormat_t {
@@ -467,7 +467,7 @@ impl cusparseFormat_t {
 pub struct cusparseFormat_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseFormat_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseFormat_t", self.0, &[(1, "CUSPARSE_FORMAT_CSR"), (2, "CUSPARSE_FORMAT_CSC"), (3, "CUSPARSE_FORMAT_COO"), (5, "CUSPARSE_FORMAT_BLOCKED_ELL"), (6, "CUSPARSE_FORMAT_BSR"), (7, "CUSPARSE_FORMAT_SLICED_ELLPACK")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseFormat_t", self.0, &[(1, "CUSPARSE_FORMAT_CSR"), (2, "CUSPARSE_FORMAT_CSC"), (3, "CUSPARSE_FORMAT_COO"), (5, "CUSPARSE_FORMAT_BLOCKED_ELL"), (6, "CUSPARSE_FORMAT_BSR"), (7, "CUSPARSE_FORMAT_SLICED_ELLPACK")], false)
     }
 }
 impl cusparseOrder_t {
@@ -479,7 +479,7 @@ impl cusparseOrder_t {
 pub struct cusparseOrder_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseOrder_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseOrder_t", self.0, &[(1, "CUSPARSE_ORDER_COL"), (2, "CUSPARSE_ORDER_ROW")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseOrder_t", self.0, &[(1, "CUSPARSE_ORDER_COL"), (2, "CUSPARSE_ORDER_ROW")], false)
     }
 }
 impl cusparseIndexType_t {
@@ -492,7 +492,7 @@ impl cusparseIndexType_t {
 pub struct cusparseIndexType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseIndexType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseIndexType_t", self.0, &[(1, "CUSPARSE_INDEX_16U"), (2, "CUSPARSE_INDEX_32I"), (3, "CUSPARSE_INDEX_64I")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseIndexType_t", self.0, &[(1, "CUSPARSE_INDEX_16U"), (2, "CUSPARSE_INDEX_32I"), (3, "CUSPARSE_INDEX_64I")], false)
     }
 }
 impl cusparseSpMatAttribute_t {
@@ -504,7 +504,7 @@ impl cusparseSpMatAttribute_t {
 pub struct cusparseSpMatAttribute_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpMatAttribute_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpMatAttribute_t", self.0, &[(0, "CUSPARSE_SPMAT_FILL_MODE"), (1, "CUSPARSE_SPMAT_DIAG_TYPE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpMatAttribute_t", self.0, &[(0, "CUSPARSE_SPMAT_FILL_MODE"), (1, "CUSPARSE_SPMAT_DIAG_TYPE")], false)
     }
 }
 impl cusparseSparseToDenseAlg_t {
@@ -515,7 +515,7 @@ impl cusparseSparseToDenseAlg_t {
 pub struct cusparseSparseToDenseAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSparseToDenseAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSparseToDenseAlg_t", self.0, &[(0, "CUSPARSE_SPARSETODENSE_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSparseToDenseAlg_t", self.0, &[(0, "CUSPARSE_SPARSETODENSE_ALG_DEFAULT")], false)
     }
 }
 impl cusparseDenseToSparseAlg_t {
@@ -526,7 +526,7 @@ impl cusparseDenseToSparseAlg_t {
 pub struct cusparseDenseToSparseAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseDenseToSparseAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseDenseToSparseAlg_t", self.0, &[(0, "CUSPARSE_DENSETOSPARSE_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseDenseToSparseAlg_t", self.0, &[(0, "CUSPARSE_DENSETOSPARSE_ALG_DEFAULT")], false)
     }
 }
 impl cusparseSpMVAlg_t {
@@ -542,7 +542,7 @@ impl cusparseSpMVAlg_t {
 pub struct cusparseSpMVAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpMVAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpMVAlg_t", self.0, &[(0, "CUSPARSE_SPMV_ALG_DEFAULT"), (2, "CUSPARSE_SPMV_CSR_ALG1"), (3, "CUSPARSE_SPMV_CSR_ALG2"), (1, "CUSPARSE_SPMV_COO_ALG1"), (4, "CUSPARSE_SPMV_COO_ALG2"), (5, "CUSPARSE_SPMV_SELL_ALG1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpMVAlg_t", self.0, &[(0, "CUSPARSE_SPMV_ALG_DEFAULT"), (2, "CUSPARSE_SPMV_CSR_ALG1"), (3, "CUSPARSE_SPMV_CSR_ALG2"), (1, "CUSPARSE_SPMV_COO_ALG1"), (4, "CUSPARSE_SPMV_COO_ALG2"), (5, "CUSPARSE_SPMV_SELL_ALG1")], false)
     }
 }
 impl cusparseSpSVAlg_t {
@@ -553,7 +553,7 @@ impl cusparseSpSVAlg_t {
 pub struct cusparseSpSVAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpSVAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpSVAlg_t", self.0, &[(0, "CUSPARSE_SPSV_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpSVAlg_t", self.0, &[(0, "CUSPARSE_SPSV_ALG_DEFAULT")], false)
     }
 }
 impl cusparseSpSVUpdate_t {
@@ -565,7 +565,7 @@ impl cusparseSpSVUpdate_t {
 pub struct cusparseSpSVUpdate_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpSVUpdate_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpSVUpdate_t", self.0, &[(0, "CUSPARSE_SPSV_UPDATE_GENERAL"), (1, "CUSPARSE_SPSV_UPDATE_DIAGONAL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpSVUpdate_t", self.0, &[(0, "CUSPARSE_SPSV_UPDATE_GENERAL"), (1, "CUSPARSE_SPSV_UPDATE_DIAGONAL")], false)
     }
 }
 impl cusparseSpSMAlg_t {
@@ -576,7 +576,7 @@ impl cusparseSpSMAlg_t {
 pub struct cusparseSpSMAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpSMAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpSMAlg_t", self.0, &[(0, "CUSPARSE_SPSM_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpSMAlg_t", self.0, &[(0, "CUSPARSE_SPSM_ALG_DEFAULT")], false)
     }
 }
 impl cusparseSpSMUpdate_t {
@@ -588,7 +588,7 @@ impl cusparseSpSMUpdate_t {
 pub struct cusparseSpSMUpdate_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpSMUpdate_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpSMUpdate_t", self.0, &[(0, "CUSPARSE_SPSM_UPDATE_GENERAL"), (1, "CUSPARSE_SPSM_UPDATE_DIAGONAL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpSMUpdate_t", self.0, &[(0, "CUSPARSE_SPSM_UPDATE_GENERAL"), (1, "CUSPARSE_SPSM_UPDATE_DIAGONAL")], false)
     }
 }
 impl cusparseSpMMAlg_t {
@@ -608,7 +608,7 @@ impl cusparseSpMMAlg_t {
 pub struct cusparseSpMMAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpMMAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpMMAlg_t", self.0, &[(0, "CUSPARSE_SPMM_ALG_DEFAULT"), (1, "CUSPARSE_SPMM_COO_ALG1"), (2, "CUSPARSE_SPMM_COO_ALG2"), (3, "CUSPARSE_SPMM_COO_ALG3"), (5, "CUSPARSE_SPMM_COO_ALG4"), (4, "CUSPARSE_SPMM_CSR_ALG1"), (6, "CUSPARSE_SPMM_CSR_ALG2"), (12, "CUSPARSE_SPMM_CSR_ALG3"), (13, "CUSPARSE_SPMM_BLOCKED_ELL_ALG1"), (14, "CUSPARSE_SPMM_BSR_ALG1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpMMAlg_t", self.0, &[(0, "CUSPARSE_SPMM_ALG_DEFAULT"), (1, "CUSPARSE_SPMM_COO_ALG1"), (2, "CUSPARSE_SPMM_COO_ALG2"), (3, "CUSPARSE_SPMM_COO_ALG3"), (5, "CUSPARSE_SPMM_COO_ALG4"), (4, "CUSPARSE_SPMM_CSR_ALG1"), (6, "CUSPARSE_SPMM_CSR_ALG2"), (12, "CUSPARSE_SPMM_CSR_ALG3"), (13, "CUSPARSE_SPMM_BLOCKED_ELL_ALG1"), (14, "CUSPARSE_SPMM_BSR_ALG1")], false)
     }
 }
 impl cusparseSpGEMMAlg_t {
@@ -624,7 +624,7 @@ impl cusparseSpGEMMAlg_t {
 pub struct cusparseSpGEMMAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpGEMMAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpGEMMAlg_t", self.0, &[(0, "CUSPARSE_SPGEMM_DEFAULT"), (1, "CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC"), (2, "CUSPARSE_SPGEMM_CSR_ALG_NONDETERMINITIC"), (3, "CUSPARSE_SPGEMM_ALG1"), (4, "CUSPARSE_SPGEMM_ALG2"), (5, "CUSPARSE_SPGEMM_ALG3")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpGEMMAlg_t", self.0, &[(0, "CUSPARSE_SPGEMM_DEFAULT"), (1, "CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC"), (2, "CUSPARSE_SPGEMM_CSR_ALG_NONDETERMINITIC"), (3, "CUSPARSE_SPGEMM_ALG1"), (4, "CUSPARSE_SPGEMM_ALG2"), (5, "CUSPARSE_SPGEMM_ALG3")], false)
     }
 }
 impl cusparseSDDMMAlg_t {
@@ -635,7 +635,7 @@ impl cusparseSDDMMAlg_t {
 pub struct cusparseSDDMMAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSDDMMAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSDDMMAlg_t", self.0, &[(0, "CUSPARSE_SDDMM_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSDDMMAlg_t", self.0, &[(0, "CUSPARSE_SDDMM_ALG_DEFAULT")], false)
     }
 }
 impl cusparseSpMMOpAlg_t {
@@ -646,7 +646,7 @@ impl cusparseSpMMOpAlg_t {
 pub struct cusparseSpMMOpAlg_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cusparseSpMMOpAlg_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cusparseSpMMOpAlg_t", self.0, &[(0, "CUSPARSE_SPMM_OP_ALG_DEFAULT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cusparseSpMMOpAlg_t", self.0, &[(0, "CUSPARSE_SPMM_OP_ALG_DEFAULT")], false)
     }
 }
 }
@@ -714,7 +714,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -765,14 +765,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -781,7 +781,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -791,26 +791,26 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUSPARSE_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUSPARSE_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 2, name: c"CUSPARSE_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::StatusText { code: 3, name: c"CUSPARSE_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 4, name: c"CUSPARSE_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 5, name: c"CUSPARSE_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::StatusText { code: 6, name: c"CUSPARSE_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::StatusText { code: 7, name: c"CUSPARSE_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 8, name: c"CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", text: c"matrix type not supported" },
-    cushim_runtime::StatusText { code: 9, name: c"CUSPARSE_STATUS_ZERO_PIVOT", text: c"zero pivot" },
-    cushim_runtime::StatusText { code: 10, name: c"CUSPARSE_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 11, name: c"CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUSPARSE_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUSPARSE_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 2, name: c"CUSPARSE_STATUS_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUSPARSE_STATUS_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 4, name: c"CUSPARSE_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 5, name: c"CUSPARSE_STATUS_MAPPING_ERROR", text: c"mapping error" },
+    cushim_runtime::private::StatusText { code: 6, name: c"CUSPARSE_STATUS_EXECUTION_FAILED", text: c"execution failed" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUSPARSE_STATUS_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", text: c"matrix type not supported" },
+    cushim_runtime::private::StatusText { code: 9, name: c"CUSPARSE_STATUS_ZERO_PIVOT", text: c"zero pivot" },
+    cushim_runtime::private::StatusText { code: 10, name: c"CUSPARSE_STATUS_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 11, name: c"CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -1308,8 +1308,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -1337,11 +1337,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -1350,10 +1350,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

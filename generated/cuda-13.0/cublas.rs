@@ -107,7 +107,7 @@ impl cudaDataType_t {
 pub struct cudaDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDataType_t", self.0, &[(2, "CUDA_R_16F"), (6, "CUDA_C_16F"), (14, "CUDA_R_16BF"), (15, "CUDA_C_16BF"), (0, "CUDA_R_32F"), (4, "CUDA_C_32F"), (1, "CUDA_R_64F"), (5, "CUDA_C_64F"), (16, "CUDA_R_4I"), (17, "CUDA_C_4I"), (18, "CUDA_R_4U"), (19, "CUDA_C_4U"), (3, "CUDA_R_8I"), (7, "CUDA_C_8I"), (8, "CUDA_R_8U"), (9, "CUDA_C_8U"), (20, "CUDA_R_16I"), (21, "CUDA_C_16I"), (22, "CUDA_R_16U"), (23, "CUDA_C_16U"), (10, "CUDA_R_32I"), (11, "CUDA_C_32I"), (12, "CUDA_R_32U"), (13, "CUDA_C_32U"), (24, "CUDA_R_64I"), (25, "CUDA_C_64I"), (26, "CUDA_R_64U"), (27, "CUDA_C_64U"), (28, "CUDA_R_8F_E4M3"), (29, "CUDA_R_8F_E5M2"), (30, "CUDA_R_8F_UE8M0"), (31, "CUDA_R_6F_E2M3"), (32, "CUDA_R_6F_E3M2"), (33, "CUDA_R_4F_E2M1")], false)
     }
 }
 impl cudaEmulationMantissaControl_t {
@@ -119,7 +119,7 @@ impl cudaEmulationMantissaControl_t {
 pub struct cudaEmulationMantissaControl_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaEmulationMantissaControl_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaEmulationMantissaControl_t", self.0, &[(0, "CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC"), (1, "CUDA_EMULATION_MANTISSA_CONTROL_FIXED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaEmulationMantissaControl_t", self.0, &[(0, "CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC"), (1, "CUDA_EMULATION_MANTISSA_CONTROL_FIXED")], false)
     }
 }
 impl cudaEmulationSpecialValuesSupport_t {
@@ -133,7 +133,7 @@ impl cudaEmulationSpecialValuesSupport_t {
 pub struct cudaEmulationSpecialValuesSupport_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaEmulationSpecialValuesSupport_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaEmulationSpecialValuesSupport_t", self.0, &[(65535, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT"), (0, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE"), (1, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY"), (2, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaEmulationSpecialValuesSupport_t", self.0, &[(65535, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT"), (0, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE"), (1, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY"), (2, "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN")], false)
     }
 }
 impl libraryPropertyType_t {
@@ -146,7 +146,7 @@ impl libraryPropertyType_t {
 pub struct libraryPropertyType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for libraryPropertyType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "libraryPropertyType_t", self.0, &[(0, "MAJOR_VERSION"), (1, "MINOR_VERSION"), (2, "PATCH_LEVEL")], false)
     }
 }
 impl cublasStatus_t {
@@ -166,7 +166,7 @@ impl cublasStatus_t {
 pub struct cublasStatus_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasStatus_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasStatus_t", self.0, &[(0, "CUBLAS_STATUS_SUCCESS"), (1, "CUBLAS_STATUS_NOT_INITIALIZED"), (3, "CUBLAS_STATUS_ALLOC_FAILED"), (7, "CUBLAS_STATUS_INVALID_VALUE"), (8, "CUBLAS_STATUS_ARCH_MISMATCH"), (11, "CUBLAS_STATUS_MAPPING_ERROR"), (13, "CUBLAS_STATUS_EXECUTION_FAILED"), (14, "CUBLAS_STATUS_INTERNAL_ERROR"), (15, "CUBLAS_STATUS_NOT_SUPPORTED"), (16, "CUBLAS_STATUS_LICENSE_ERROR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasStatus_t", self.0, &[(0, "CUBLAS_STATUS_SUCCESS"), (1, "CUBLAS_STATUS_NOT_INITIALIZED"), (3, "CUBLAS_STATUS_ALLOC_FAILED"), (7, "CUBLAS_STATUS_INVALID_VALUE"), (8, "CUBLAS_STATUS_ARCH_MISMATCH"), (11, "CUBLAS_STATUS_MAPPING_ERROR"), (13, "CUBLAS_STATUS_EXECUTION_FAILED"), (14, "CUBLAS_STATUS_INTERNAL_ERROR"), (15, "CUBLAS_STATUS_NOT_SUPPORTED"), (16, "CUBLAS_STATUS_LICENSE_ERROR")], false)
     }
 }
 impl cublasFillMode_t {
@@ -179,7 +179,7 @@ impl cublasFillMode_t {
 pub struct cublasFillMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasFillMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasFillMode_t", self.0, &[(0, "CUBLAS_FILL_MODE_LOWER"), (1, "CUBLAS_FILL_MODE_UPPER"), (2, "CUBLAS_FILL_MODE_FULL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasFillMode_t", self.0, &[(0, "CUBLAS_FILL_MODE_LOWER"), (1, "CUBLAS_FILL_MODE_UPPER"), (2, "CUBLAS_FILL_MODE_FULL")], false)
     }
 }
 impl cublasDiagType_t {
@@ -191,7 +191,7 @@ impl cublasDiagType_t {
 pub struct cublasDiagType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasDiagType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasDiagType_t", self.0, &[(0, "CUBLAS_DIAG_NON_UNIT"), (1, "CUBLAS_DIAG_UNIT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasDiagType_t", self.0, &[(0, "CUBLAS_DIAG_NON_UNIT"), (1, "CUBLAS_DIAG_UNIT")], false)
     }
 }
 impl cublasSideMode_t {
@@ -203,7 +203,7 @@ impl cublasSideMode_t {
 pub struct cublasSideMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasSideMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasSideMode_t", self.0, &[(0, "CUBLAS_SIDE_LEFT"), (1, "CUBLAS_SIDE_RIGHT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasSideMode_t", self.0, &[(0, "CUBLAS_SIDE_LEFT"), (1, "CUBLAS_SIDE_RIGHT")], false)
     }
 }
 impl cublasOperation_t {
@@ -218,7 +218,7 @@ impl cublasOperation_t {
 pub struct cublasOperation_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasOperation_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasOperation_t", self.0, &[(0, "CUBLAS_OP_N"), (1, "CUBLAS_OP_T"), (2, "CUBLAS_OP_C"), (3, "CUBLAS_OP_CONJG")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasOperation_t", self.0, &[(0, "CUBLAS_OP_N"), (1, "CUBLAS_OP_T"), (2, "CUBLAS_OP_C"), (3, "CUBLAS_OP_CONJG")], false)
     }
 }
 impl cublasPointerMode_t {
@@ -230,7 +230,7 @@ impl cublasPointerMode_t {
 pub struct cublasPointerMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasPointerMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasPointerMode_t", self.0, &[(0, "CUBLAS_POINTER_MODE_HOST"), (1, "CUBLAS_POINTER_MODE_DEVICE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasPointerMode_t", self.0, &[(0, "CUBLAS_POINTER_MODE_HOST"), (1, "CUBLAS_POINTER_MODE_DEVICE")], false)
     }
 }
 impl cublasAtomicsMode_t {
@@ -242,7 +242,7 @@ impl cublasAtomicsMode_t {
 pub struct cublasAtomicsMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasAtomicsMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasAtomicsMode_t", self.0, &[(0, "CUBLAS_ATOMICS_NOT_ALLOWED"), (1, "CUBLAS_ATOMICS_ALLOWED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasAtomicsMode_t", self.0, &[(0, "CUBLAS_ATOMICS_NOT_ALLOWED"), (1, "CUBLAS_ATOMICS_ALLOWED")], false)
     }
 }
 impl cublasGemmAlgo_t {
@@ -297,7 +297,7 @@ impl cublasGemmAlgo_t {
 pub struct cublasGemmAlgo_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for cublasGemmAlgo_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasGemmAlgo_t", self.0, &[(-1, "CUBLAS_GEMM_DFALT"), (0, "CUBLAS_GEMM_ALGO0"), (1, "CUBLAS_GEMM_ALGO1"), (2, "CUBLAS_GEMM_ALGO2"), (3, "CUBLAS_GEMM_ALGO3"), (4, "CUBLAS_GEMM_ALGO4"), (5, "CUBLAS_GEMM_ALGO5"), (6, "CUBLAS_GEMM_ALGO6"), (7, "CUBLAS_GEMM_ALGO7"), (8, "CUBLAS_GEMM_ALGO8"), (9, "CUBLAS_GEMM_ALGO9"), (10, "CUBLAS_GEMM_ALGO10"), (11, "CUBLAS_GEMM_ALGO11"), (12, "CUBLAS_GEMM_ALGO12"), (13, "CUBLAS_GEMM_ALGO13"), (14, "CUBLAS_GEMM_ALGO14"), (15, "CUBLAS_GEMM_ALGO15"), (16, "CUBLAS_GEMM_ALGO16"), (17, "CUBLAS_GEMM_ALGO17"), (18, "CUBLAS_GEMM_ALGO18"), (19, "CUBLAS_GEMM_ALGO19"), (20, "CUBLAS_GEMM_ALGO20"), (21, "CUBLAS_GEMM_ALGO21"), (22, "CUBLAS_GEMM_ALGO22"), (23, "CUBLAS_GEMM_ALGO23"), (99, "CUBLAS_GEMM_DEFAULT_TENSOR_OP"), (100, "CUBLAS_GEMM_ALGO0_TENSOR_OP"), (101, "CUBLAS_GEMM_ALGO1_TENSOR_OP"), (102, "CUBLAS_GEMM_ALGO2_TENSOR_OP"), (103, "CUBLAS_GEMM_ALGO3_TENSOR_OP"), (104, "CUBLAS_GEMM_ALGO4_TENSOR_OP"), (105, "CUBLAS_GEMM_ALGO5_TENSOR_OP"), (106, "CUBLAS_GEMM_ALGO6_TENSOR_OP"), (107, "CUBLAS_GEMM_ALGO7_TENSOR_OP"), (108, "CUBLAS_GEMM_ALGO8_TENSOR_OP"), (109, "CUBLAS_GEMM_ALGO9_TENSOR_OP"), (110, "CUBLAS_GEMM_ALGO10_TENSOR_OP"), (111, "CUBLAS_GEMM_ALGO11_TENSOR_OP"), (112, "CUBLAS_GEMM_ALGO12_TENSOR_OP"), (113, "CUBLAS_GEMM_ALGO13_TENSOR_OP"), (114, "CUBLAS_GEMM_ALGO14_TENSOR_OP"), (115, "CUBLAS_GEMM_ALGO15_TENSOR_OP"), (999, "CUBLAS_GEMM_AUTOTUNE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasGemmAlgo_t", self.0, &[(-1, "CUBLAS_GEMM_DFALT"), (0, "CUBLAS_GEMM_ALGO0"), (1, "CUBLAS_GEMM_ALGO1"), (2, "CUBLAS_GEMM_ALGO2"), (3, "CUBLAS_GEMM_ALGO3"), (4, "CUBLAS_GEMM_ALGO4"), (5, "CUBLAS_GEMM_ALGO5"), (6, "CUBLAS_GEMM_ALGO6"), (7, "CUBLAS_GEMM_ALGO7"), (8, "CUBLAS_GEMM_ALGO8"), (9, "CUBLAS_GEMM_ALGO9"), (10, "CUBLAS_GEMM_ALGO10"), (11, "CUBLAS_GEMM_ALGO11"), (12, "CUBLAS_GEMM_ALGO12"), (13, "CUBLAS_GEMM_ALGO13"), (14, "CUBLAS_GEMM_ALGO14"), (15, "CUBLAS_GEMM_ALGO15"), (16, "CUBLAS_GEMM_ALGO16"), (17, "CUBLAS_GEMM_ALGO17"), (18, "CUBLAS_GEMM_ALGO18"), (19, "CUBLAS_GEMM_ALGO19"), (20, "CUBLAS_GEMM_ALGO20"), (21, "CUBLAS_GEMM_ALGO21"), (22, "CUBLAS_GEMM_ALGO22"), (23, "CUBLAS_GEMM_ALGO23"), (99, "CUBLAS_GEMM_DEFAULT_TENSOR_OP"), (100, "CUBLAS_GEMM_ALGO0_TENSOR_OP"), (101, "CUBLAS_GEMM_ALGO1_TENSOR_OP"), (102, "CUBLAS_GEMM_ALGO2_TENSOR_OP"), (103, "CUBLAS_GEMM_ALGO3_TENSOR_OP"), (104, "CUBLAS_GEMM_ALGO4_TENSOR_OP"), (105, "CUBLAS_GEMM_ALGO5_TENSOR_OP"), (106, "CUBLAS_GEMM_ALGO6_TENSOR_OP"), (107, "CUBLAS_GEMM_ALGO7_TENSOR_OP"), (108, "CUBLAS_GEMM_ALGO8_TENSOR_OP"), (109, "CUBLAS_GEMM_ALGO9_TENSOR_OP"), (110, "CUBLAS_GEMM_ALGO10_TENSOR_OP"), (111, "CUBLAS_GEMM_ALGO11_TENSOR_OP"), (112, "CUBLAS_GEMM_ALGO12_TENSOR_OP"), (113, "CUBLAS_GEMM_ALGO13_TENSOR_OP"), (114, "CUBLAS_GEMM_ALGO14_TENSOR_OP"), (115, "CUBLAS_GEMM_ALGO15_TENSOR_OP"), (999, "CUBLAS_GEMM_AUTOTUNE")], false)
     }
 }
 impl cublasMath_t {
@@ -314,7 +314,7 @@ impl cublasMath_t {
 pub struct cublasMath_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasMath_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasMath_t", self.0, &[(0, "CUBLAS_DEFAULT_MATH"), (1, "CUBLAS_TENSOR_OP_MATH"), (2, "CUBLAS_PEDANTIC_MATH"), (3, "CUBLAS_TF32_TENSOR_OP_MATH"), (4, "CUBLAS_FP32_EMULATED_BF16X9_MATH"), (8, "CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH"), (16, "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasMath_t", self.0, &[(0, "CUBLAS_DEFAULT_MATH"), (1, "CUBLAS_TENSOR_OP_MATH"), (2, "CUBLAS_PEDANTIC_MATH"), (3, "CUBLAS_TF32_TENSOR_OP_MATH"), (4, "CUBLAS_FP32_EMULATED_BF16X9_MATH"), (8, "CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH"), (16, "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION")], false)
     }
 }
 impl cublasComputeType_t {
@@ -337,7 +337,7 @@ impl cublasComputeType_t {
 pub struct cublasComputeType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasComputeType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasComputeType_t", self.0, &[(64, "CUBLAS_COMPUTE_16F"), (65, "CUBLAS_COMPUTE_16F_PEDANTIC"), (68, "CUBLAS_COMPUTE_32F"), (69, "CUBLAS_COMPUTE_32F_PEDANTIC"), (74, "CUBLAS_COMPUTE_32F_FAST_16F"), (75, "CUBLAS_COMPUTE_32F_FAST_16BF"), (77, "CUBLAS_COMPUTE_32F_FAST_TF32"), (78, "CUBLAS_COMPUTE_32F_EMULATED_16BFX9"), (70, "CUBLAS_COMPUTE_64F"), (71, "CUBLAS_COMPUTE_64F_PEDANTIC"), (79, "CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT"), (72, "CUBLAS_COMPUTE_32I"), (73, "CUBLAS_COMPUTE_32I_PEDANTIC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasComputeType_t", self.0, &[(64, "CUBLAS_COMPUTE_16F"), (65, "CUBLAS_COMPUTE_16F_PEDANTIC"), (68, "CUBLAS_COMPUTE_32F"), (69, "CUBLAS_COMPUTE_32F_PEDANTIC"), (74, "CUBLAS_COMPUTE_32F_FAST_16F"), (75, "CUBLAS_COMPUTE_32F_FAST_16BF"), (77, "CUBLAS_COMPUTE_32F_FAST_TF32"), (78, "CUBLAS_COMPUTE_32F_EMULATED_16BFX9"), (70, "CUBLAS_COMPUTE_64F"), (71, "CUBLAS_COMPUTE_64F_PEDANTIC"), (79, "CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT"), (72, "CUBLAS_COMPUTE_32I"), (73, "CUBLAS_COMPUTE_32I_PEDANTIC")], false)
     }
 }
 impl cublasEmulationStrategy_t {
@@ -350,7 +350,7 @@ impl cublasEmulationStrategy_t {
 pub struct cublasEmulationStrategy_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cublasEmulationStrategy_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cublasEmulationStrategy_t", self.0, &[(0, "CUBLAS_EMULATION_STRATEGY_DEFAULT"), (1, "CUBLAS_EMULATION_STRATEGY_PERFORMANT"), (2, "CUBLAS_EMULATION_STRATEGY_EAGER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cublasEmulationStrategy_t", self.0, &[(0, "CUBLAS_EMULATION_STRATEGY_DEFAULT"), (1, "CUBLAS_EMULATION_STRATEGY_PERFORMANT"), (2, "CUBLAS_EMULATION_STRATEGY_EAGER")], false)
     }
 }
 }
@@ -418,7 +418,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -469,14 +469,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -485,7 +485,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -495,24 +495,24 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
+    cushim_runtime::private::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
+    cushim_runtime::private::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
+    cushim_runtime::private::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
+    cushim_runtime::private::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -1079,8 +1079,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -1108,11 +1108,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -1121,10 +1121,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

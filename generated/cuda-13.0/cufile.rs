@@ -477,7 +477,7 @@ impl cudaError_enum {
 pub struct cudaError_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaError_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaError_enum", self.0, &[(0, "CUDA_SUCCESS"), (1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"), (3, "CUDA_ERROR_NOT_INITIALIZED"), (4, "CUDA_ERROR_DEINITIALIZED"), (5, "CUDA_ERROR_PROFILER_DISABLED"), (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"), (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"), (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"), (34, "CUDA_ERROR_STUB_LIBRARY"), (36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"), (46, "CUDA_ERROR_DEVICE_UNAVAILABLE"), (100, "CUDA_ERROR_NO_DEVICE"), (101, "CUDA_ERROR_INVALID_DEVICE"), (102, "CUDA_ERROR_DEVICE_NOT_LICENSED"), (200, "CUDA_ERROR_INVALID_IMAGE"), (201, "CUDA_ERROR_INVALID_CONTEXT"), (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"), (205, "CUDA_ERROR_MAP_FAILED"), (206, "CUDA_ERROR_UNMAP_FAILED"), (207, "CUDA_ERROR_ARRAY_IS_MAPPED"), (208, "CUDA_ERROR_ALREADY_MAPPED"), (209, "CUDA_ERROR_NO_BINARY_FOR_GPU"), (210, "CUDA_ERROR_ALREADY_ACQUIRED"), (211, "CUDA_ERROR_NOT_MAPPED"), (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"), (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"), (214, "CUDA_ERROR_ECC_UNCORRECTABLE"), (215, "CUDA_ERROR_UNSUPPORTED_LIMIT"), (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"), (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"), (218, "CUDA_ERROR_INVALID_PTX"), (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"), (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"), (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"), (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"), (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"), (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"), (225, "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC"), (226, "CUDA_ERROR_CONTAINED"), (300, "CUDA_ERROR_INVALID_SOURCE"), (301, "CUDA_ERROR_FILE_NOT_FOUND"), (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), (304, "CUDA_ERROR_OPERATING_SYSTEM"), (400, "CUDA_ERROR_INVALID_HANDLE"), (401, "CUDA_ERROR_ILLEGAL_STATE"), (402, "CUDA_ERROR_LOSSY_QUERY"), (500, "CUDA_ERROR_NOT_FOUND"), (600, "CUDA_ERROR_NOT_READY"), (700, "CUDA_ERROR_ILLEGAL_ADDRESS"), (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), (702, "CUDA_ERROR_LAUNCH_TIMEOUT"), (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"), (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"), (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"), (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"), (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"), (710, "CUDA_ERROR_ASSERT"), (711, "CUDA_ERROR_TOO_MANY_PEERS"), (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), (714, "CUDA_ERROR_HARDWARE_STACK_ERROR"), (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"), (716, "CUDA_ERROR_MISALIGNED_ADDRESS"), (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"), (718, "CUDA_ERROR_INVALID_PC"), (719, "CUDA_ERROR_LAUNCH_FAILED"), (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), (721, "CUDA_ERROR_TENSOR_MEMORY_LEAK"), (800, "CUDA_ERROR_NOT_PERMITTED"), (801, "CUDA_ERROR_NOT_SUPPORTED"), (802, "CUDA_ERROR_SYSTEM_NOT_READY"), (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"), (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), (805, "CUDA_ERROR_MPS_CONNECTION_FAILED"), (806, "CUDA_ERROR_MPS_RPC_FAILURE"), (807, "CUDA_ERROR_MPS_SERVER_NOT_READY"), (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"), (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"), (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"), (811, "CUDA_ERROR_CDP_NOT_SUPPORTED"), (812, "CUDA_ERROR_CDP_VERSION_MISMATCH"), (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"), (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"), (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"), (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"), (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"), (907, "CUDA_ERROR_CAPTURED_EVENT"), (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"), (909, "CUDA_ERROR_TIMEOUT"), (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"), (911, "CUDA_ERROR_EXTERNAL_DEVICE"), (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"), (913, "CUDA_ERROR_FUNCTION_NOT_LOADED"), (914, "CUDA_ERROR_INVALID_RESOURCE_TYPE"), (915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION"), (916, "CUDA_ERROR_KEY_ROTATION"), (999, "CUDA_ERROR_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaError_enum", self.0, &[(0, "CUDA_SUCCESS"), (1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"), (3, "CUDA_ERROR_NOT_INITIALIZED"), (4, "CUDA_ERROR_DEINITIALIZED"), (5, "CUDA_ERROR_PROFILER_DISABLED"), (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"), (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"), (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"), (34, "CUDA_ERROR_STUB_LIBRARY"), (36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"), (46, "CUDA_ERROR_DEVICE_UNAVAILABLE"), (100, "CUDA_ERROR_NO_DEVICE"), (101, "CUDA_ERROR_INVALID_DEVICE"), (102, "CUDA_ERROR_DEVICE_NOT_LICENSED"), (200, "CUDA_ERROR_INVALID_IMAGE"), (201, "CUDA_ERROR_INVALID_CONTEXT"), (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"), (205, "CUDA_ERROR_MAP_FAILED"), (206, "CUDA_ERROR_UNMAP_FAILED"), (207, "CUDA_ERROR_ARRAY_IS_MAPPED"), (208, "CUDA_ERROR_ALREADY_MAPPED"), (209, "CUDA_ERROR_NO_BINARY_FOR_GPU"), (210, "CUDA_ERROR_ALREADY_ACQUIRED"), (211, "CUDA_ERROR_NOT_MAPPED"), (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"), (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"), (214, "CUDA_ERROR_ECC_UNCORRECTABLE"), (215, "CUDA_ERROR_UNSUPPORTED_LIMIT"), (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"), (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"), (218, "CUDA_ERROR_INVALID_PTX"), (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"), (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"), (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"), (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"), (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"), (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"), (225, "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC"), (226, "CUDA_ERROR_CONTAINED"), (300, "CUDA_ERROR_INVALID_SOURCE"), (301, "CUDA_ERROR_FILE_NOT_FOUND"), (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"), (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"), (304, "CUDA_ERROR_OPERATING_SYSTEM"), (400, "CUDA_ERROR_INVALID_HANDLE"), (401, "CUDA_ERROR_ILLEGAL_STATE"), (402, "CUDA_ERROR_LOSSY_QUERY"), (500, "CUDA_ERROR_NOT_FOUND"), (600, "CUDA_ERROR_NOT_READY"), (700, "CUDA_ERROR_ILLEGAL_ADDRESS"), (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), (702, "CUDA_ERROR_LAUNCH_TIMEOUT"), (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"), (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"), (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"), (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"), (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"), (710, "CUDA_ERROR_ASSERT"), (711, "CUDA_ERROR_TOO_MANY_PEERS"), (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"), (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"), (714, "CUDA_ERROR_HARDWARE_STACK_ERROR"), (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"), (716, "CUDA_ERROR_MISALIGNED_ADDRESS"), (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"), (718, "CUDA_ERROR_INVALID_PC"), (719, "CUDA_ERROR_LAUNCH_FAILED"), (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"), (721, "CUDA_ERROR_TENSOR_MEMORY_LEAK"), (800, "CUDA_ERROR_NOT_PERMITTED"), (801, "CUDA_ERROR_NOT_SUPPORTED"), (802, "CUDA_ERROR_SYSTEM_NOT_READY"), (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"), (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"), (805, "CUDA_ERROR_MPS_CONNECTION_FAILED"), (806, "CUDA_ERROR_MPS_RPC_FAILURE"), (807, "CUDA_ERROR_MPS_SERVER_NOT_READY"), (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"), (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"), (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"), (811, "CUDA_ERROR_CDP_NOT_SUPPORTED"), (812, "CUDA_ERROR_CDP_VERSION_MISMATCH"), (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"), (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"), (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"), (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"), (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"), (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"), (907, "CUDA_ERROR_CAPTURED_EVENT"), (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"), (909, "CUDA_ERROR_TIMEOUT"), (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"), (911, "CUDA_ERROR_EXTERNAL_DEVICE"), (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"), (913, "CUDA_ERROR_FUNCTION_NOT_LOADED"), (914, "CUDA_ERROR_INVALID_RESOURCE_TYPE"), (915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION"), (916, "CUDA_ERROR_KEY_ROTATION"), (999, "CUDA_ERROR_UNKNOWN")], false)
     }
 }
 impl CUfileOpError {
@@ -536,7 +536,7 @@ impl CUfileOpError {
 pub struct CUfileOpError(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfileOpError {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfileOpError", self.0, &[(0, "CU_FILE_SUCCESS"), (5001, "CU_FILE_DRIVER_NOT_INITIALIZED"), (5002, "CU_FILE_DRIVER_INVALID_PROPS"), (5003, "CU_FILE_DRIVER_UNSUPPORTED_LIMIT"), (5004, "CU_FILE_DRIVER_VERSION_MISMATCH"), (5005, "CU_FILE_DRIVER_VERSION_READ_ERROR"), (5006, "CU_FILE_DRIVER_CLOSING"), (5007, "CU_FILE_PLATFORM_NOT_SUPPORTED"), (5008, "CU_FILE_IO_NOT_SUPPORTED"), (5009, "CU_FILE_DEVICE_NOT_SUPPORTED"), (5010, "CU_FILE_NVFS_DRIVER_ERROR"), (5011, "CU_FILE_CUDA_DRIVER_ERROR"), (5012, "CU_FILE_CUDA_POINTER_INVALID"), (5013, "CU_FILE_CUDA_MEMORY_TYPE_INVALID"), (5014, "CU_FILE_CUDA_POINTER_RANGE_ERROR"), (5015, "CU_FILE_CUDA_CONTEXT_MISMATCH"), (5016, "CU_FILE_INVALID_MAPPING_SIZE"), (5017, "CU_FILE_INVALID_MAPPING_RANGE"), (5018, "CU_FILE_INVALID_FILE_TYPE"), (5019, "CU_FILE_INVALID_FILE_OPEN_FLAG"), (5020, "CU_FILE_DIO_NOT_SET"), (5022, "CU_FILE_INVALID_VALUE"), (5023, "CU_FILE_MEMORY_ALREADY_REGISTERED"), (5024, "CU_FILE_MEMORY_NOT_REGISTERED"), (5025, "CU_FILE_PERMISSION_DENIED"), (5026, "CU_FILE_DRIVER_ALREADY_OPEN"), (5027, "CU_FILE_HANDLE_NOT_REGISTERED"), (5028, "CU_FILE_HANDLE_ALREADY_REGISTERED"), (5029, "CU_FILE_DEVICE_NOT_FOUND"), (5030, "CU_FILE_INTERNAL_ERROR"), (5031, "CU_FILE_GETNEWFD_FAILED"), (5033, "CU_FILE_NVFS_SETUP_ERROR"), (5034, "CU_FILE_IO_DISABLED"), (5035, "CU_FILE_BATCH_SUBMIT_FAILED"), (5036, "CU_FILE_GPU_MEMORY_PINNING_FAILED"), (5037, "CU_FILE_BATCH_FULL"), (5038, "CU_FILE_ASYNC_NOT_SUPPORTED"), (5039, "CU_FILE_INTERNAL_BATCH_SETUP_ERROR"), (5040, "CU_FILE_INTERNAL_BATCH_SUBMIT_ERROR"), (5041, "CU_FILE_INTERNAL_BATCH_GETSTATUS_ERROR"), (5042, "CU_FILE_INTERNAL_BATCH_CANCEL_ERROR"), (5043, "CU_FILE_NOMEM_ERROR"), (5044, "CU_FILE_IO_ERROR"), (5045, "CU_FILE_INTERNAL_BUF_REGISTER_ERROR"), (5046, "CU_FILE_HASH_OPR_ERROR"), (5047, "CU_FILE_INVALID_CONTEXT_ERROR"), (5048, "CU_FILE_NVFS_INTERNAL_DRIVER_ERROR"), (5049, "CU_FILE_BATCH_NOCOMPAT_ERROR"), (5050, "CU_FILE_IO_MAX_ERROR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUfileOpError", self.0, &[(0, "CU_FILE_SUCCESS"), (5001, "CU_FILE_DRIVER_NOT_INITIALIZED"), (5002, "CU_FILE_DRIVER_INVALID_PROPS"), (5003, "CU_FILE_DRIVER_UNSUPPORTED_LIMIT"), (5004, "CU_FILE_DRIVER_VERSION_MISMATCH"), (5005, "CU_FILE_DRIVER_VERSION_READ_ERROR"), (5006, "CU_FILE_DRIVER_CLOSING"), (5007, "CU_FILE_PLATFORM_NOT_SUPPORTED"), (5008, "CU_FILE_IO_NOT_SUPPORTED"), (5009, "CU_FILE_DEVICE_NOT_SUPPORTED"), (5010, "CU_FILE_NVFS_DRIVER_ERROR"), (5011, "CU_FILE_CUDA_DRIVER_ERROR"), (5012, "CU_FILE_CUDA_POINTER_INVALID"), (5013, "CU_FILE_CUDA_MEMORY_TYPE_INVALID"), (5014, "CU_FILE_CUDA_POINTER_RANGE_ERROR"), (5015, "CU_FILE_CUDA_CONTEXT_MISMATCH"), (5016, "CU_FILE_INVALID_MAPPING_SIZE"), (5017, "CU_FILE_INVALID_MAPPING_RANGE"), (5018, "CU_FILE_INVALID_FILE_TYPE"), (5019, "CU_FILE_INVALID_FILE_OPEN_FLAG"), (5020, "CU_FILE_DIO_NOT_SET"), (5022, "CU_FILE_INVALID_VALUE"), (5023, "CU_FILE_MEMORY_ALREADY_REGISTERED"), (5024, "CU_FILE_MEMORY_NOT_REGISTERED"), (5025, "CU_FILE_PERMISSION_DENIED"), (5026, "CU_FILE_DRIVER_ALREADY_OPEN"), (5027, "CU_FILE_HANDLE_NOT_REGISTERED"), (5028, "CU_FILE_HANDLE_ALREADY_REGISTERED"), (5029, "CU_FILE_DEVICE_NOT_FOUND"), (5030, "CU_FILE_INTERNAL_ERROR"), (5031, "CU_FILE_GETNEWFD_FAILED"), (5033, "CU_FILE_NVFS_SETUP_ERROR"), (5034, "CU_FILE_IO_DISABLED"), (5035, "CU_FILE_BATCH_SUBMIT_FAILED"), (5036, "CU_FILE_GPU_MEMORY_PINNING_FAILED"), (5037, "CU_FILE_BATCH_FULL"), (5038, "CU_FILE_ASYNC_NOT_SUPPORTED"), (5039, "CU_FILE_INTERNAL_BATCH_SETUP_ERROR"), (5040, "CU_FILE_INTERNAL_BATCH_SUBMIT_ERROR"), (5041, "CU_FILE_INTERNAL_BATCH_GETSTATUS_ERROR"), (5042, "CU_FILE_INTERNAL_BATCH_CANCEL_ERROR"), (5043, "CU_FILE_NOMEM_ERROR"), (5044, "CU_FILE_IO_ERROR"), (5045, "CU_FILE_INTERNAL_BUF_REGISTER_ERROR"), (5046, "CU_FILE_HASH_OPR_ERROR"), (5047, "CU_FILE_INVALID_CONTEXT_ERROR"), (5048, "CU_FILE_NVFS_INTERNAL_DRIVER_ERROR"), (5049, "CU_FILE_BATCH_NOCOMPAT_ERROR"), (5050, "CU_FILE_IO_MAX_ERROR")], false)
     }
 }
 impl CUfileDriverStatusFlags {
@@ -584,7 +584,7 @@ impl ::core::ops::BitAndAssign for CUfileDriverStatusFlags {
 pub struct CUfileDriverStatusFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfileDriverStatusFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfileDriverStatusFlags", self.0, &[(0, "CU_FILE_LUSTRE_SUPPORTED"), (1, "CU_FILE_WEKAFS_SUPPORTED"), (2, "CU_FILE_NFS_SUPPORTED"), (3, "CU_FILE_GPFS_SUPPORTED"), (4, "CU_FILE_NVME_SUPPORTED"), (5, "CU_FILE_NVMEOF_SUPPORTED"), (6, "CU_FILE_SCSI_SUPPORTED"), (7, "CU_FILE_SCALEFLUX_CSD_SUPPORTED"), (8, "CU_FILE_NVMESH_SUPPORTED"), (9, "CU_FILE_BEEGFS_SUPPORTED"), (11, "CU_FILE_NVME_P2P_SUPPORTED"), (12, "CU_FILE_SCATEFS_SUPPORTED")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUfileDriverStatusFlags", self.0, &[(0, "CU_FILE_LUSTRE_SUPPORTED"), (1, "CU_FILE_WEKAFS_SUPPORTED"), (2, "CU_FILE_NFS_SUPPORTED"), (3, "CU_FILE_GPFS_SUPPORTED"), (4, "CU_FILE_NVME_SUPPORTED"), (5, "CU_FILE_NVMEOF_SUPPORTED"), (6, "CU_FILE_SCSI_SUPPORTED"), (7, "CU_FILE_SCALEFLUX_CSD_SUPPORTED"), (8, "CU_FILE_NVMESH_SUPPORTED"), (9, "CU_FILE_BEEGFS_SUPPORTED"), (11, "CU_FILE_NVME_P2P_SUPPORTED"), (12, "CU_FILE_SCATEFS_SUPPORTED")], true)
     }
 }
 impl CUfileDriverControlFlags {
@@ -622,7 +622,7 @@ impl ::core::ops::BitAndAssign for CUfileDriverControlFlags {
 pub struct CUfileDriverControlFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfileDriverControlFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfileDriverControlFlags", self.0, &[(0, "CU_FILE_USE_POLL_MODE"), (1, "CU_FILE_ALLOW_COMPAT_MODE")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUfileDriverControlFlags", self.0, &[(0, "CU_FILE_USE_POLL_MODE"), (1, "CU_FILE_ALLOW_COMPAT_MODE")], true)
     }
 }
 impl CUfileFeatureFlags {
@@ -662,7 +662,7 @@ impl ::core::ops::BitAndAssign for CUfileFeatureFlags {
 pub struct CUfileFeatureFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfileFeatureFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfileFeatureFlags", self.0, &[(0, "CU_FILE_DYN_ROUTING_SUPPORTED"), (1, "CU_FILE_BATCH_IO_SUPPORTED"), (2, "CU_FILE_STREAMS_SUPPORTED"), (3, "CU_FILE_PARALLEL_IO_SUPPORTED")], true)
+        ::cushim_runtime::private::fmt_enum(f, "CUfileFeatureFlags", self.0, &[(0, "CU_FILE_DYN_ROUTING_SUPPORTED"), (1, "CU_FILE_BATCH_IO_SUPPORTED"), (2, "CU_FILE_STREAMS_SUPPORTED"), (3, "CU_FILE_PARALLEL_IO_SUPPORTED")], true)
     }
 }
 impl CUfileFileHandleType {
@@ -675,7 +675,7 @@ impl CUfileFileHandleType {
 pub struct CUfileFileHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfileFileHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfileFileHandleType", self.0, &[(1, "CU_FILE_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_FILE_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_FILE_HANDLE_TYPE_USERSPACE_FS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUfileFileHandleType", self.0, &[(1, "CU_FILE_HANDLE_TYPE_OPAQUE_FD"), (2, "CU_FILE_HANDLE_TYPE_OPAQUE_WIN32"), (3, "CU_FILE_HANDLE_TYPE_USERSPACE_FS")], false)
     }
 }
 impl CUfileOpcode {
@@ -687,7 +687,7 @@ impl CUfileOpcode {
 pub struct CUfileOpcode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUfileOpcode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUfileOpcode", self.0, &[(0, "CUFILE_READ"), (1, "CUFILE_WRITE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUfileOpcode", self.0, &[(0, "CUFILE_READ"), (1, "CUFILE_WRITE")], false)
     }
 }
 impl CUFILEStatus_enum {
@@ -704,7 +704,7 @@ impl CUFILEStatus_enum {
 pub struct CUFILEStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUFILEStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUFILEStatus_enum", self.0, &[(1, "CUFILE_WAITING"), (2, "CUFILE_PENDING"), (4, "CUFILE_INVALID"), (8, "CUFILE_CANCELED"), (16, "CUFILE_COMPLETE"), (32, "CUFILE_TIMEOUT"), (64, "CUFILE_FAILED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUFILEStatus_enum", self.0, &[(1, "CUFILE_WAITING"), (2, "CUFILE_PENDING"), (4, "CUFILE_INVALID"), (8, "CUFILE_CANCELED"), (16, "CUFILE_COMPLETE"), (32, "CUFILE_TIMEOUT"), (64, "CUFILE_FAILED")], false)
     }
 }
 impl cufileBatchMode {
@@ -715,7 +715,7 @@ impl cufileBatchMode {
 pub struct cufileBatchMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufileBatchMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cufileBatchMode", self.0, &[(1, "CUFILE_BATCH")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cufileBatchMode", self.0, &[(1, "CUFILE_BATCH")], false)
     }
 }
 impl CUFileSizeTConfigParameter_t {
@@ -737,7 +737,7 @@ impl CUFileSizeTConfigParameter_t {
 pub struct CUFileSizeTConfigParameter_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUFileSizeTConfigParameter_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUFileSizeTConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_PROFILE_STATS"), (1, "CUFILE_PARAM_EXECUTION_MAX_IO_QUEUE_DEPTH"), (2, "CUFILE_PARAM_EXECUTION_MAX_IO_THREADS"), (3, "CUFILE_PARAM_EXECUTION_MIN_IO_THRESHOLD_SIZE_KB"), (4, "CUFILE_PARAM_EXECUTION_MAX_REQUEST_PARALLELISM"), (5, "CUFILE_PARAM_PROPERTIES_MAX_DIRECT_IO_SIZE_KB"), (6, "CUFILE_PARAM_PROPERTIES_MAX_DEVICE_CACHE_SIZE_KB"), (7, "CUFILE_PARAM_PROPERTIES_PER_BUFFER_CACHE_SIZE_KB"), (8, "CUFILE_PARAM_PROPERTIES_MAX_DEVICE_PINNED_MEM_SIZE_KB"), (9, "CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE"), (10, "CUFILE_PARAM_POLLTHRESHOLD_SIZE_KB"), (11, "CUFILE_PARAM_PROPERTIES_BATCH_IO_TIMEOUT_MS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUFileSizeTConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_PROFILE_STATS"), (1, "CUFILE_PARAM_EXECUTION_MAX_IO_QUEUE_DEPTH"), (2, "CUFILE_PARAM_EXECUTION_MAX_IO_THREADS"), (3, "CUFILE_PARAM_EXECUTION_MIN_IO_THRESHOLD_SIZE_KB"), (4, "CUFILE_PARAM_EXECUTION_MAX_REQUEST_PARALLELISM"), (5, "CUFILE_PARAM_PROPERTIES_MAX_DIRECT_IO_SIZE_KB"), (6, "CUFILE_PARAM_PROPERTIES_MAX_DEVICE_CACHE_SIZE_KB"), (7, "CUFILE_PARAM_PROPERTIES_PER_BUFFER_CACHE_SIZE_KB"), (8, "CUFILE_PARAM_PROPERTIES_MAX_DEVICE_PINNED_MEM_SIZE_KB"), (9, "CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE"), (10, "CUFILE_PARAM_POLLTHRESHOLD_SIZE_KB"), (11, "CUFILE_PARAM_PROPERTIES_BATCH_IO_TIMEOUT_MS")], false)
     }
 }
 impl CUFileBoolConfigParameter_t {
@@ -759,7 +759,7 @@ impl CUFileBoolConfigParameter_t {
 pub struct CUFileBoolConfigParameter_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUFileBoolConfigParameter_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUFileBoolConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_PROPERTIES_USE_POLL_MODE"), (1, "CUFILE_PARAM_PROPERTIES_ALLOW_COMPAT_MODE"), (2, "CUFILE_PARAM_FORCE_COMPAT_MODE"), (3, "CUFILE_PARAM_FS_MISC_API_CHECK_AGGRESSIVE"), (4, "CUFILE_PARAM_EXECUTION_PARALLEL_IO"), (5, "CUFILE_PARAM_PROFILE_NVTX"), (6, "CUFILE_PARAM_PROPERTIES_ALLOW_SYSTEM_MEMORY"), (7, "CUFILE_PARAM_USE_PCIP2PDMA"), (8, "CUFILE_PARAM_PREFER_IO_URING"), (9, "CUFILE_PARAM_FORCE_ODIRECT_MODE"), (10, "CUFILE_PARAM_SKIP_TOPOLOGY_DETECTION"), (11, "CUFILE_PARAM_STREAM_MEMOPS_BYPASS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUFileBoolConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_PROPERTIES_USE_POLL_MODE"), (1, "CUFILE_PARAM_PROPERTIES_ALLOW_COMPAT_MODE"), (2, "CUFILE_PARAM_FORCE_COMPAT_MODE"), (3, "CUFILE_PARAM_FS_MISC_API_CHECK_AGGRESSIVE"), (4, "CUFILE_PARAM_EXECUTION_PARALLEL_IO"), (5, "CUFILE_PARAM_PROFILE_NVTX"), (6, "CUFILE_PARAM_PROPERTIES_ALLOW_SYSTEM_MEMORY"), (7, "CUFILE_PARAM_USE_PCIP2PDMA"), (8, "CUFILE_PARAM_PREFER_IO_URING"), (9, "CUFILE_PARAM_FORCE_ODIRECT_MODE"), (10, "CUFILE_PARAM_SKIP_TOPOLOGY_DETECTION"), (11, "CUFILE_PARAM_STREAM_MEMOPS_BYPASS")], false)
     }
 }
 impl CUFileStringConfigParameter_t {
@@ -772,7 +772,7 @@ impl CUFileStringConfigParameter_t {
 pub struct CUFileStringConfigParameter_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUFileStringConfigParameter_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUFileStringConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_LOGGING_LEVEL"), (1, "CUFILE_PARAM_ENV_LOGFILE_PATH"), (2, "CUFILE_PARAM_LOG_DIR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUFileStringConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_LOGGING_LEVEL"), (1, "CUFILE_PARAM_ENV_LOGFILE_PATH"), (2, "CUFILE_PARAM_LOG_DIR")], false)
     }
 }
 impl CUFileArrayConfigParameter_t {
@@ -784,7 +784,7 @@ impl CUFileArrayConfigParameter_t {
 pub struct CUFileArrayConfigParameter_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUFileArrayConfigParameter_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUFileArrayConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_POSIX_POOL_SLAB_SIZE_KB"), (1, "CUFILE_PARAM_POSIX_POOL_SLAB_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUFileArrayConfigParameter_t", self.0, &[(0, "CUFILE_PARAM_POSIX_POOL_SLAB_SIZE_KB"), (1, "CUFILE_PARAM_POSIX_POOL_SLAB_COUNT")], false)
     }
 }
 }
@@ -852,7 +852,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -926,14 +926,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -942,7 +942,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -952,63 +952,63 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"CU_FILE_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 5001, name: c"CU_FILE_DRIVER_NOT_INITIALIZED", text: c"driver not initialized" },
-    cushim_runtime::StatusText { code: 5002, name: c"CU_FILE_DRIVER_INVALID_PROPS", text: c"driver invalid props" },
-    cushim_runtime::StatusText { code: 5003, name: c"CU_FILE_DRIVER_UNSUPPORTED_LIMIT", text: c"driver unsupported limit" },
-    cushim_runtime::StatusText { code: 5004, name: c"CU_FILE_DRIVER_VERSION_MISMATCH", text: c"driver version mismatch" },
-    cushim_runtime::StatusText { code: 5005, name: c"CU_FILE_DRIVER_VERSION_READ_ERROR", text: c"driver version read error" },
-    cushim_runtime::StatusText { code: 5006, name: c"CU_FILE_DRIVER_CLOSING", text: c"driver closing" },
-    cushim_runtime::StatusText { code: 5007, name: c"CU_FILE_PLATFORM_NOT_SUPPORTED", text: c"platform not supported" },
-    cushim_runtime::StatusText { code: 5008, name: c"CU_FILE_IO_NOT_SUPPORTED", text: c"io not supported" },
-    cushim_runtime::StatusText { code: 5009, name: c"CU_FILE_DEVICE_NOT_SUPPORTED", text: c"device not supported" },
-    cushim_runtime::StatusText { code: 5010, name: c"CU_FILE_NVFS_DRIVER_ERROR", text: c"nvfs driver error" },
-    cushim_runtime::StatusText { code: 5011, name: c"CU_FILE_CUDA_DRIVER_ERROR", text: c"cuda driver error" },
-    cushim_runtime::StatusText { code: 5012, name: c"CU_FILE_CUDA_POINTER_INVALID", text: c"cuda pointer invalid" },
-    cushim_runtime::StatusText { code: 5013, name: c"CU_FILE_CUDA_MEMORY_TYPE_INVALID", text: c"cuda memory type invalid" },
-    cushim_runtime::StatusText { code: 5014, name: c"CU_FILE_CUDA_POINTER_RANGE_ERROR", text: c"cuda pointer range error" },
-    cushim_runtime::StatusText { code: 5015, name: c"CU_FILE_CUDA_CONTEXT_MISMATCH", text: c"cuda context mismatch" },
-    cushim_runtime::StatusText { code: 5016, name: c"CU_FILE_INVALID_MAPPING_SIZE", text: c"invalid mapping size" },
-    cushim_runtime::StatusText { code: 5017, name: c"CU_FILE_INVALID_MAPPING_RANGE", text: c"invalid mapping range" },
-    cushim_runtime::StatusText { code: 5018, name: c"CU_FILE_INVALID_FILE_TYPE", text: c"invalid file type" },
-    cushim_runtime::StatusText { code: 5019, name: c"CU_FILE_INVALID_FILE_OPEN_FLAG", text: c"invalid file open flag" },
-    cushim_runtime::StatusText { code: 5020, name: c"CU_FILE_DIO_NOT_SET", text: c"dio not set" },
-    cushim_runtime::StatusText { code: 5022, name: c"CU_FILE_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::StatusText { code: 5023, name: c"CU_FILE_MEMORY_ALREADY_REGISTERED", text: c"memory already registered" },
-    cushim_runtime::StatusText { code: 5024, name: c"CU_FILE_MEMORY_NOT_REGISTERED", text: c"memory not registered" },
-    cushim_runtime::StatusText { code: 5025, name: c"CU_FILE_PERMISSION_DENIED", text: c"permission denied" },
-    cushim_runtime::StatusText { code: 5026, name: c"CU_FILE_DRIVER_ALREADY_OPEN", text: c"driver already open" },
-    cushim_runtime::StatusText { code: 5027, name: c"CU_FILE_HANDLE_NOT_REGISTERED", text: c"handle not registered" },
-    cushim_runtime::StatusText { code: 5028, name: c"CU_FILE_HANDLE_ALREADY_REGISTERED", text: c"handle already registered" },
-    cushim_runtime::StatusText { code: 5029, name: c"CU_FILE_DEVICE_NOT_FOUND", text: c"device not found" },
-    cushim_runtime::StatusText { code: 5030, name: c"CU_FILE_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 5031, name: c"CU_FILE_GETNEWFD_FAILED", text: c"getnewfd failed" },
-    cushim_runtime::StatusText { code: 5033, name: c"CU_FILE_NVFS_SETUP_ERROR", text: c"nvfs setup error" },
-    cushim_runtime::StatusText { code: 5034, name: c"CU_FILE_IO_DISABLED", text: c"io disabled" },
-    cushim_runtime::StatusText { code: 5035, name: c"CU_FILE_BATCH_SUBMIT_FAILED", text: c"batch submit failed" },
-    cushim_runtime::StatusText { code: 5036, name: c"CU_FILE_GPU_MEMORY_PINNING_FAILED", text: c"gpu memory pinning failed" },
-    cushim_runtime::StatusText { code: 5037, name: c"CU_FILE_BATCH_FULL", text: c"batch full" },
-    cushim_runtime::StatusText { code: 5038, name: c"CU_FILE_ASYNC_NOT_SUPPORTED", text: c"async not supported" },
-    cushim_runtime::StatusText { code: 5039, name: c"CU_FILE_INTERNAL_BATCH_SETUP_ERROR", text: c"internal batch setup error" },
-    cushim_runtime::StatusText { code: 5040, name: c"CU_FILE_INTERNAL_BATCH_SUBMIT_ERROR", text: c"internal batch submit error" },
-    cushim_runtime::StatusText { code: 5041, name: c"CU_FILE_INTERNAL_BATCH_GETSTATUS_ERROR", text: c"internal batch getstatus error" },
-    cushim_runtime::StatusText { code: 5042, name: c"CU_FILE_INTERNAL_BATCH_CANCEL_ERROR", text: c"internal batch cancel error" },
-    cushim_runtime::StatusText { code: 5043, name: c"CU_FILE_NOMEM_ERROR", text: c"nomem error" },
-    cushim_runtime::StatusText { code: 5044, name: c"CU_FILE_IO_ERROR", text: c"io error" },
-    cushim_runtime::StatusText { code: 5045, name: c"CU_FILE_INTERNAL_BUF_REGISTER_ERROR", text: c"internal buf register error" },
-    cushim_runtime::StatusText { code: 5046, name: c"CU_FILE_HASH_OPR_ERROR", text: c"hash opr error" },
-    cushim_runtime::StatusText { code: 5047, name: c"CU_FILE_INVALID_CONTEXT_ERROR", text: c"invalid context error" },
-    cushim_runtime::StatusText { code: 5048, name: c"CU_FILE_NVFS_INTERNAL_DRIVER_ERROR", text: c"nvfs internal driver error" },
-    cushim_runtime::StatusText { code: 5049, name: c"CU_FILE_BATCH_NOCOMPAT_ERROR", text: c"batch nocompat error" },
-    cushim_runtime::StatusText { code: 5050, name: c"CU_FILE_IO_MAX_ERROR", text: c"io max error" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"CU_FILE_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 5001, name: c"CU_FILE_DRIVER_NOT_INITIALIZED", text: c"driver not initialized" },
+    cushim_runtime::private::StatusText { code: 5002, name: c"CU_FILE_DRIVER_INVALID_PROPS", text: c"driver invalid props" },
+    cushim_runtime::private::StatusText { code: 5003, name: c"CU_FILE_DRIVER_UNSUPPORTED_LIMIT", text: c"driver unsupported limit" },
+    cushim_runtime::private::StatusText { code: 5004, name: c"CU_FILE_DRIVER_VERSION_MISMATCH", text: c"driver version mismatch" },
+    cushim_runtime::private::StatusText { code: 5005, name: c"CU_FILE_DRIVER_VERSION_READ_ERROR", text: c"driver version read error" },
+    cushim_runtime::private::StatusText { code: 5006, name: c"CU_FILE_DRIVER_CLOSING", text: c"driver closing" },
+    cushim_runtime::private::StatusText { code: 5007, name: c"CU_FILE_PLATFORM_NOT_SUPPORTED", text: c"platform not supported" },
+    cushim_runtime::private::StatusText { code: 5008, name: c"CU_FILE_IO_NOT_SUPPORTED", text: c"io not supported" },
+    cushim_runtime::private::StatusText { code: 5009, name: c"CU_FILE_DEVICE_NOT_SUPPORTED", text: c"device not supported" },
+    cushim_runtime::private::StatusText { code: 5010, name: c"CU_FILE_NVFS_DRIVER_ERROR", text: c"nvfs driver error" },
+    cushim_runtime::private::StatusText { code: 5011, name: c"CU_FILE_CUDA_DRIVER_ERROR", text: c"cuda driver error" },
+    cushim_runtime::private::StatusText { code: 5012, name: c"CU_FILE_CUDA_POINTER_INVALID", text: c"cuda pointer invalid" },
+    cushim_runtime::private::StatusText { code: 5013, name: c"CU_FILE_CUDA_MEMORY_TYPE_INVALID", text: c"cuda memory type invalid" },
+    cushim_runtime::private::StatusText { code: 5014, name: c"CU_FILE_CUDA_POINTER_RANGE_ERROR", text: c"cuda pointer range error" },
+    cushim_runtime::private::StatusText { code: 5015, name: c"CU_FILE_CUDA_CONTEXT_MISMATCH", text: c"cuda context mismatch" },
+    cushim_runtime::private::StatusText { code: 5016, name: c"CU_FILE_INVALID_MAPPING_SIZE", text: c"invalid mapping size" },
+    cushim_runtime::private::StatusText { code: 5017, name: c"CU_FILE_INVALID_MAPPING_RANGE", text: c"invalid mapping range" },
+    cushim_runtime::private::StatusText { code: 5018, name: c"CU_FILE_INVALID_FILE_TYPE", text: c"invalid file type" },
+    cushim_runtime::private::StatusText { code: 5019, name: c"CU_FILE_INVALID_FILE_OPEN_FLAG", text: c"invalid file open flag" },
+    cushim_runtime::private::StatusText { code: 5020, name: c"CU_FILE_DIO_NOT_SET", text: c"dio not set" },
+    cushim_runtime::private::StatusText { code: 5022, name: c"CU_FILE_INVALID_VALUE", text: c"invalid value" },
+    cushim_runtime::private::StatusText { code: 5023, name: c"CU_FILE_MEMORY_ALREADY_REGISTERED", text: c"memory already registered" },
+    cushim_runtime::private::StatusText { code: 5024, name: c"CU_FILE_MEMORY_NOT_REGISTERED", text: c"memory not registered" },
+    cushim_runtime::private::StatusText { code: 5025, name: c"CU_FILE_PERMISSION_DENIED", text: c"permission denied" },
+    cushim_runtime::private::StatusText { code: 5026, name: c"CU_FILE_DRIVER_ALREADY_OPEN", text: c"driver already open" },
+    cushim_runtime::private::StatusText { code: 5027, name: c"CU_FILE_HANDLE_NOT_REGISTERED", text: c"handle not registered" },
+    cushim_runtime::private::StatusText { code: 5028, name: c"CU_FILE_HANDLE_ALREADY_REGISTERED", text: c"handle already registered" },
+    cushim_runtime::private::StatusText { code: 5029, name: c"CU_FILE_DEVICE_NOT_FOUND", text: c"device not found" },
+    cushim_runtime::private::StatusText { code: 5030, name: c"CU_FILE_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 5031, name: c"CU_FILE_GETNEWFD_FAILED", text: c"getnewfd failed" },
+    cushim_runtime::private::StatusText { code: 5033, name: c"CU_FILE_NVFS_SETUP_ERROR", text: c"nvfs setup error" },
+    cushim_runtime::private::StatusText { code: 5034, name: c"CU_FILE_IO_DISABLED", text: c"io disabled" },
+    cushim_runtime::private::StatusText { code: 5035, name: c"CU_FILE_BATCH_SUBMIT_FAILED", text: c"batch submit failed" },
+    cushim_runtime::private::StatusText { code: 5036, name: c"CU_FILE_GPU_MEMORY_PINNING_FAILED", text: c"gpu memory pinning failed" },
+    cushim_runtime::private::StatusText { code: 5037, name: c"CU_FILE_BATCH_FULL", text: c"batch full" },
+    cushim_runtime::private::StatusText { code: 5038, name: c"CU_FILE_ASYNC_NOT_SUPPORTED", text: c"async not supported" },
+    cushim_runtime::private::StatusText { code: 5039, name: c"CU_FILE_INTERNAL_BATCH_SETUP_ERROR", text: c"internal batch setup error" },
+    cushim_runtime::private::StatusText { code: 5040, name: c"CU_FILE_INTERNAL_BATCH_SUBMIT_ERROR", text: c"internal batch submit error" },
+    cushim_runtime::private::StatusText { code: 5041, name: c"CU_FILE_INTERNAL_BATCH_GETSTATUS_ERROR", text: c"internal batch getstatus error" },
+    cushim_runtime::private::StatusText { code: 5042, name: c"CU_FILE_INTERNAL_BATCH_CANCEL_ERROR", text: c"internal batch cancel error" },
+    cushim_runtime::private::StatusText { code: 5043, name: c"CU_FILE_NOMEM_ERROR", text: c"nomem error" },
+    cushim_runtime::private::StatusText { code: 5044, name: c"CU_FILE_IO_ERROR", text: c"io error" },
+    cushim_runtime::private::StatusText { code: 5045, name: c"CU_FILE_INTERNAL_BUF_REGISTER_ERROR", text: c"internal buf register error" },
+    cushim_runtime::private::StatusText { code: 5046, name: c"CU_FILE_HASH_OPR_ERROR", text: c"hash opr error" },
+    cushim_runtime::private::StatusText { code: 5047, name: c"CU_FILE_INVALID_CONTEXT_ERROR", text: c"invalid context error" },
+    cushim_runtime::private::StatusText { code: 5048, name: c"CU_FILE_NVFS_INTERNAL_DRIVER_ERROR", text: c"nvfs internal driver error" },
+    cushim_runtime::private::StatusText { code: 5049, name: c"CU_FILE_BATCH_NOCOMPAT_ERROR", text: c"batch nocompat error" },
+    cushim_runtime::private::StatusText { code: 5050, name: c"CU_FILE_IO_MAX_ERROR", text: c"io max error" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -1100,8 +1100,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -1129,11 +1129,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -1142,10 +1142,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

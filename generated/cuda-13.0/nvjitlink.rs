@@ -55,7 +55,7 @@ impl nvJitLinkResult {
 pub struct nvJitLinkResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvJitLinkResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvJitLinkResult", self.0, &[(0, "NVJITLINK_SUCCESS"), (1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION"), (2, "NVJITLINK_ERROR_MISSING_ARCH"), (3, "NVJITLINK_ERROR_INVALID_INPUT"), (4, "NVJITLINK_ERROR_PTX_COMPILE"), (5, "NVJITLINK_ERROR_NVVM_COMPILE"), (6, "NVJITLINK_ERROR_INTERNAL"), (7, "NVJITLINK_ERROR_THREADPOOL"), (8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT"), (9, "NVJITLINK_ERROR_FINALIZE"), (10, "NVJITLINK_ERROR_NULL_INPUT"), (11, "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS"), (12, "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE"), (13, "NVJITLINK_ERROR_ARCH_MISMATCH"), (14, "NVJITLINK_ERROR_OUTDATED_LIBRARY"), (15, "NVJITLINK_ERROR_MISSING_FATBIN"), (16, "NVJITLINK_ERROR_UNRECOGNIZED_ARCH"), (17, "NVJITLINK_ERROR_UNSUPPORTED_ARCH"), (18, "NVJITLINK_ERROR_LTO_NOT_ENABLED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvJitLinkResult", self.0, &[(0, "NVJITLINK_SUCCESS"), (1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION"), (2, "NVJITLINK_ERROR_MISSING_ARCH"), (3, "NVJITLINK_ERROR_INVALID_INPUT"), (4, "NVJITLINK_ERROR_PTX_COMPILE"), (5, "NVJITLINK_ERROR_NVVM_COMPILE"), (6, "NVJITLINK_ERROR_INTERNAL"), (7, "NVJITLINK_ERROR_THREADPOOL"), (8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT"), (9, "NVJITLINK_ERROR_FINALIZE"), (10, "NVJITLINK_ERROR_NULL_INPUT"), (11, "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS"), (12, "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE"), (13, "NVJITLINK_ERROR_ARCH_MISMATCH"), (14, "NVJITLINK_ERROR_OUTDATED_LIBRARY"), (15, "NVJITLINK_ERROR_MISSING_FATBIN"), (16, "NVJITLINK_ERROR_UNRECOGNIZED_ARCH"), (17, "NVJITLINK_ERROR_UNSUPPORTED_ARCH"), (18, "NVJITLINK_ERROR_LTO_NOT_ENABLED")], false)
     }
 }
 impl nvJitLinkInputType {
@@ -74,7 +74,7 @@ impl nvJitLinkInputType {
 pub struct nvJitLinkInputType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvJitLinkInputType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvJitLinkInputType", self.0, &[(0, "NVJITLINK_INPUT_NONE"), (1, "NVJITLINK_INPUT_CUBIN"), (2, "NVJITLINK_INPUT_PTX"), (3, "NVJITLINK_INPUT_LTOIR"), (4, "NVJITLINK_INPUT_FATBIN"), (5, "NVJITLINK_INPUT_OBJECT"), (6, "NVJITLINK_INPUT_LIBRARY"), (7, "NVJITLINK_INPUT_INDEX"), (10, "NVJITLINK_INPUT_ANY")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvJitLinkInputType", self.0, &[(0, "NVJITLINK_INPUT_NONE"), (1, "NVJITLINK_INPUT_CUBIN"), (2, "NVJITLINK_INPUT_PTX"), (3, "NVJITLINK_INPUT_LTOIR"), (4, "NVJITLINK_INPUT_FATBIN"), (5, "NVJITLINK_INPUT_OBJECT"), (6, "NVJITLINK_INPUT_LIBRARY"), (7, "NVJITLINK_INPUT_INDEX"), (10, "NVJITLINK_INPUT_ANY")], false)
     }
 }
 }
@@ -142,7 +142,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -193,14 +193,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -209,7 +209,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -219,33 +219,33 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"NVJITLINK_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"NVJITLINK_ERROR_UNRECOGNIZED_OPTION", text: c"unrecognized option" },
-    cushim_runtime::StatusText { code: 2, name: c"NVJITLINK_ERROR_MISSING_ARCH", text: c"missing arch" },
-    cushim_runtime::StatusText { code: 3, name: c"NVJITLINK_ERROR_INVALID_INPUT", text: c"invalid input" },
-    cushim_runtime::StatusText { code: 4, name: c"NVJITLINK_ERROR_PTX_COMPILE", text: c"ptx compile" },
-    cushim_runtime::StatusText { code: 5, name: c"NVJITLINK_ERROR_NVVM_COMPILE", text: c"nvvm compile" },
-    cushim_runtime::StatusText { code: 6, name: c"NVJITLINK_ERROR_INTERNAL", text: c"internal" },
-    cushim_runtime::StatusText { code: 7, name: c"NVJITLINK_ERROR_THREADPOOL", text: c"threadpool" },
-    cushim_runtime::StatusText { code: 8, name: c"NVJITLINK_ERROR_UNRECOGNIZED_INPUT", text: c"unrecognized input" },
-    cushim_runtime::StatusText { code: 9, name: c"NVJITLINK_ERROR_FINALIZE", text: c"finalize" },
-    cushim_runtime::StatusText { code: 10, name: c"NVJITLINK_ERROR_NULL_INPUT", text: c"null input" },
-    cushim_runtime::StatusText { code: 11, name: c"NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS", text: c"incompatible options" },
-    cushim_runtime::StatusText { code: 12, name: c"NVJITLINK_ERROR_INCORRECT_INPUT_TYPE", text: c"incorrect input type" },
-    cushim_runtime::StatusText { code: 13, name: c"NVJITLINK_ERROR_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::StatusText { code: 14, name: c"NVJITLINK_ERROR_OUTDATED_LIBRARY", text: c"outdated library" },
-    cushim_runtime::StatusText { code: 15, name: c"NVJITLINK_ERROR_MISSING_FATBIN", text: c"missing fatbin" },
-    cushim_runtime::StatusText { code: 16, name: c"NVJITLINK_ERROR_UNRECOGNIZED_ARCH", text: c"unrecognized arch" },
-    cushim_runtime::StatusText { code: 17, name: c"NVJITLINK_ERROR_UNSUPPORTED_ARCH", text: c"unsupported arch" },
-    cushim_runtime::StatusText { code: 18, name: c"NVJITLINK_ERROR_LTO_NOT_ENABLED", text: c"lto not enabled" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"NVJITLINK_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"NVJITLINK_ERROR_UNRECOGNIZED_OPTION", text: c"unrecognized option" },
+    cushim_runtime::private::StatusText { code: 2, name: c"NVJITLINK_ERROR_MISSING_ARCH", text: c"missing arch" },
+    cushim_runtime::private::StatusText { code: 3, name: c"NVJITLINK_ERROR_INVALID_INPUT", text: c"invalid input" },
+    cushim_runtime::private::StatusText { code: 4, name: c"NVJITLINK_ERROR_PTX_COMPILE", text: c"ptx compile" },
+    cushim_runtime::private::StatusText { code: 5, name: c"NVJITLINK_ERROR_NVVM_COMPILE", text: c"nvvm compile" },
+    cushim_runtime::private::StatusText { code: 6, name: c"NVJITLINK_ERROR_INTERNAL", text: c"internal" },
+    cushim_runtime::private::StatusText { code: 7, name: c"NVJITLINK_ERROR_THREADPOOL", text: c"threadpool" },
+    cushim_runtime::private::StatusText { code: 8, name: c"NVJITLINK_ERROR_UNRECOGNIZED_INPUT", text: c"unrecognized input" },
+    cushim_runtime::private::StatusText { code: 9, name: c"NVJITLINK_ERROR_FINALIZE", text: c"finalize" },
+    cushim_runtime::private::StatusText { code: 10, name: c"NVJITLINK_ERROR_NULL_INPUT", text: c"null input" },
+    cushim_runtime::private::StatusText { code: 11, name: c"NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS", text: c"incompatible options" },
+    cushim_runtime::private::StatusText { code: 12, name: c"NVJITLINK_ERROR_INCORRECT_INPUT_TYPE", text: c"incorrect input type" },
+    cushim_runtime::private::StatusText { code: 13, name: c"NVJITLINK_ERROR_ARCH_MISMATCH", text: c"arch mismatch" },
+    cushim_runtime::private::StatusText { code: 14, name: c"NVJITLINK_ERROR_OUTDATED_LIBRARY", text: c"outdated library" },
+    cushim_runtime::private::StatusText { code: 15, name: c"NVJITLINK_ERROR_MISSING_FATBIN", text: c"missing fatbin" },
+    cushim_runtime::private::StatusText { code: 16, name: c"NVJITLINK_ERROR_UNRECOGNIZED_ARCH", text: c"unrecognized arch" },
+    cushim_runtime::private::StatusText { code: 17, name: c"NVJITLINK_ERROR_UNSUPPORTED_ARCH", text: c"unsupported arch" },
+    cushim_runtime::private::StatusText { code: 18, name: c"NVJITLINK_ERROR_LTO_NOT_ENABLED", text: c"lto not enabled" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -309,8 +309,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -338,11 +338,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -351,10 +351,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

@@ -54,7 +54,7 @@ impl nvrtcResult {
 pub struct nvrtcResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvrtcResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvrtcResult", self.0, &[(0, "NVRTC_SUCCESS"), (1, "NVRTC_ERROR_OUT_OF_MEMORY"), (2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE"), (3, "NVRTC_ERROR_INVALID_INPUT"), (4, "NVRTC_ERROR_INVALID_PROGRAM"), (5, "NVRTC_ERROR_INVALID_OPTION"), (6, "NVRTC_ERROR_COMPILATION"), (7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE"), (8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"), (9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"), (10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID"), (11, "NVRTC_ERROR_INTERNAL_ERROR"), (12, "NVRTC_ERROR_TIME_FILE_WRITE_FAILED"), (13, "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED"), (14, "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED"), (15, "NVRTC_ERROR_PCH_CREATE"), (16, "NVRTC_ERROR_CANCELLED"), (17, "NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvrtcResult", self.0, &[(0, "NVRTC_SUCCESS"), (1, "NVRTC_ERROR_OUT_OF_MEMORY"), (2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE"), (3, "NVRTC_ERROR_INVALID_INPUT"), (4, "NVRTC_ERROR_INVALID_PROGRAM"), (5, "NVRTC_ERROR_INVALID_OPTION"), (6, "NVRTC_ERROR_COMPILATION"), (7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE"), (8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"), (9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"), (10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID"), (11, "NVRTC_ERROR_INTERNAL_ERROR"), (12, "NVRTC_ERROR_TIME_FILE_WRITE_FAILED"), (13, "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED"), (14, "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED"), (15, "NVRTC_ERROR_PCH_CREATE"), (16, "NVRTC_ERROR_CANCELLED"), (17, "NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED")], false)
     }
 }
 }
@@ -122,7 +122,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -173,14 +173,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -189,7 +189,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -199,32 +199,32 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"NVRTC_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"NVRTC_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
-    cushim_runtime::StatusText { code: 2, name: c"NVRTC_ERROR_PROGRAM_CREATION_FAILURE", text: c"program creation failure" },
-    cushim_runtime::StatusText { code: 3, name: c"NVRTC_ERROR_INVALID_INPUT", text: c"invalid input" },
-    cushim_runtime::StatusText { code: 4, name: c"NVRTC_ERROR_INVALID_PROGRAM", text: c"invalid program" },
-    cushim_runtime::StatusText { code: 5, name: c"NVRTC_ERROR_INVALID_OPTION", text: c"invalid option" },
-    cushim_runtime::StatusText { code: 6, name: c"NVRTC_ERROR_COMPILATION", text: c"compilation" },
-    cushim_runtime::StatusText { code: 7, name: c"NVRTC_ERROR_BUILTIN_OPERATION_FAILURE", text: c"builtin operation failure" },
-    cushim_runtime::StatusText { code: 8, name: c"NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION", text: c"no name expressions after compilation" },
-    cushim_runtime::StatusText { code: 9, name: c"NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION", text: c"no lowered names before compilation" },
-    cushim_runtime::StatusText { code: 10, name: c"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", text: c"name expression not valid" },
-    cushim_runtime::StatusText { code: 11, name: c"NVRTC_ERROR_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::StatusText { code: 12, name: c"NVRTC_ERROR_TIME_FILE_WRITE_FAILED", text: c"time file write failed" },
-    cushim_runtime::StatusText { code: 13, name: c"NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED", text: c"no pch create attempted" },
-    cushim_runtime::StatusText { code: 14, name: c"NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED", text: c"pch create heap exhausted" },
-    cushim_runtime::StatusText { code: 15, name: c"NVRTC_ERROR_PCH_CREATE", text: c"pch create" },
-    cushim_runtime::StatusText { code: 16, name: c"NVRTC_ERROR_CANCELLED", text: c"cancelled" },
-    cushim_runtime::StatusText { code: 17, name: c"NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED", text: c"time trace file write failed" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"NVRTC_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"NVRTC_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
+    cushim_runtime::private::StatusText { code: 2, name: c"NVRTC_ERROR_PROGRAM_CREATION_FAILURE", text: c"program creation failure" },
+    cushim_runtime::private::StatusText { code: 3, name: c"NVRTC_ERROR_INVALID_INPUT", text: c"invalid input" },
+    cushim_runtime::private::StatusText { code: 4, name: c"NVRTC_ERROR_INVALID_PROGRAM", text: c"invalid program" },
+    cushim_runtime::private::StatusText { code: 5, name: c"NVRTC_ERROR_INVALID_OPTION", text: c"invalid option" },
+    cushim_runtime::private::StatusText { code: 6, name: c"NVRTC_ERROR_COMPILATION", text: c"compilation" },
+    cushim_runtime::private::StatusText { code: 7, name: c"NVRTC_ERROR_BUILTIN_OPERATION_FAILURE", text: c"builtin operation failure" },
+    cushim_runtime::private::StatusText { code: 8, name: c"NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION", text: c"no name expressions after compilation" },
+    cushim_runtime::private::StatusText { code: 9, name: c"NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION", text: c"no lowered names before compilation" },
+    cushim_runtime::private::StatusText { code: 10, name: c"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", text: c"name expression not valid" },
+    cushim_runtime::private::StatusText { code: 11, name: c"NVRTC_ERROR_INTERNAL_ERROR", text: c"internal error" },
+    cushim_runtime::private::StatusText { code: 12, name: c"NVRTC_ERROR_TIME_FILE_WRITE_FAILED", text: c"time file write failed" },
+    cushim_runtime::private::StatusText { code: 13, name: c"NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED", text: c"no pch create attempted" },
+    cushim_runtime::private::StatusText { code: 14, name: c"NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED", text: c"pch create heap exhausted" },
+    cushim_runtime::private::StatusText { code: 15, name: c"NVRTC_ERROR_PCH_CREATE", text: c"pch create" },
+    cushim_runtime::private::StatusText { code: 16, name: c"NVRTC_ERROR_CANCELLED", text: c"cancelled" },
+    cushim_runtime::private::StatusText { code: 17, name: c"NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED", text: c"time trace file write failed" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -298,8 +298,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -327,11 +327,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -340,10 +340,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

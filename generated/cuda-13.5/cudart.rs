@@ -1963,7 +1963,7 @@ impl cudaError {
 pub struct cudaError(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaError {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaError", self.0, &[(0, "cudaSuccess"), (1, "cudaErrorInvalidValue"), (2, "cudaErrorMemoryAllocation"), (3, "cudaErrorInitializationError"), (4, "cudaErrorCudartUnloading"), (5, "cudaErrorProfilerDisabled"), (6, "cudaErrorProfilerNotInitialized"), (7, "cudaErrorProfilerAlreadyStarted"), (8, "cudaErrorProfilerAlreadyStopped"), (9, "cudaErrorInvalidConfiguration"), (10, "cudaErrorVersionTranslation"), (12, "cudaErrorInvalidPitchValue"), (13, "cudaErrorInvalidSymbol"), (16, "cudaErrorInvalidHostPointer"), (17, "cudaErrorInvalidDevicePointer"), (18, "cudaErrorInvalidTexture"), (19, "cudaErrorInvalidTextureBinding"), (20, "cudaErrorInvalidChannelDescriptor"), (21, "cudaErrorInvalidMemcpyDirection"), (22, "cudaErrorAddressOfConstant"), (23, "cudaErrorTextureFetchFailed"), (24, "cudaErrorTextureNotBound"), (25, "cudaErrorSynchronizationError"), (26, "cudaErrorInvalidFilterSetting"), (27, "cudaErrorInvalidNormSetting"), (28, "cudaErrorMixedDeviceExecution"), (31, "cudaErrorNotYetImplemented"), (32, "cudaErrorMemoryValueTooLarge"), (34, "cudaErrorStubLibrary"), (35, "cudaErrorInsufficientDriver"), (36, "cudaErrorCallRequiresNewerDriver"), (37, "cudaErrorInvalidSurface"), (43, "cudaErrorDuplicateVariableName"), (44, "cudaErrorDuplicateTextureName"), (45, "cudaErrorDuplicateSurfaceName"), (46, "cudaErrorDevicesUnavailable"), (49, "cudaErrorIncompatibleDriverContext"), (52, "cudaErrorMissingConfiguration"), (53, "cudaErrorPriorLaunchFailure"), (65, "cudaErrorLaunchMaxDepthExceeded"), (66, "cudaErrorLaunchFileScopedTex"), (67, "cudaErrorLaunchFileScopedSurf"), (68, "cudaErrorSyncDepthExceeded"), (69, "cudaErrorLaunchPendingCountExceeded"), (98, "cudaErrorInvalidDeviceFunction"), (100, "cudaErrorNoDevice"), (101, "cudaErrorInvalidDevice"), (102, "cudaErrorDeviceNotLicensed"), (103, "cudaErrorSoftwareValidityNotEstablished"), (127, "cudaErrorStartupFailure"), (200, "cudaErrorInvalidKernelImage"), (201, "cudaErrorDeviceUninitialized"), (205, "cudaErrorMapBufferObjectFailed"), (206, "cudaErrorUnmapBufferObjectFailed"), (207, "cudaErrorArrayIsMapped"), (208, "cudaErrorAlreadyMapped"), (209, "cudaErrorNoKernelImageForDevice"), (210, "cudaErrorAlreadyAcquired"), (211, "cudaErrorNotMapped"), (212, "cudaErrorNotMappedAsArray"), (213, "cudaErrorNotMappedAsPointer"), (214, "cudaErrorECCUncorrectable"), (215, "cudaErrorUnsupportedLimit"), (216, "cudaErrorDeviceAlreadyInUse"), (217, "cudaErrorPeerAccessUnsupported"), (218, "cudaErrorInvalidPtx"), (219, "cudaErrorInvalidGraphicsContext"), (220, "cudaErrorNvlinkUncorrectable"), (221, "cudaErrorJitCompilerNotFound"), (222, "cudaErrorUnsupportedPtxVersion"), (223, "cudaErrorJitCompilationDisabled"), (224, "cudaErrorUnsupportedExecAffinity"), (225, "cudaErrorUnsupportedDevSideSync"), (226, "cudaErrorContained"), (227, "cudaErrorInsufficientLoaderVersion"), (300, "cudaErrorInvalidSource"), (301, "cudaErrorFileNotFound"), (302, "cudaErrorSharedObjectSymbolNotFound"), (303, "cudaErrorSharedObjectInitFailed"), (304, "cudaErrorOperatingSystem"), (400, "cudaErrorInvalidResourceHandle"), (401, "cudaErrorIllegalState"), (402, "cudaErrorLossyQuery"), (500, "cudaErrorSymbolNotFound"), (600, "cudaErrorNotReady"), (700, "cudaErrorIllegalAddress"), (701, "cudaErrorLaunchOutOfResources"), (702, "cudaErrorLaunchTimeout"), (703, "cudaErrorLaunchIncompatibleTexturing"), (704, "cudaErrorPeerAccessAlreadyEnabled"), (705, "cudaErrorPeerAccessNotEnabled"), (708, "cudaErrorSetOnActiveProcess"), (709, "cudaErrorContextIsDestroyed"), (710, "cudaErrorAssert"), (711, "cudaErrorTooManyPeers"), (712, "cudaErrorHostMemoryAlreadyRegistered"), (713, "cudaErrorHostMemoryNotRegistered"), (714, "cudaErrorHardwareStackError"), (715, "cudaErrorIllegalInstruction"), (716, "cudaErrorMisalignedAddress"), (717, "cudaErrorInvalidAddressSpace"), (718, "cudaErrorInvalidPc"), (719, "cudaErrorLaunchFailure"), (720, "cudaErrorCooperativeLaunchTooLarge"), (721, "cudaErrorTensorMemoryLeak"), (800, "cudaErrorNotPermitted"), (801, "cudaErrorNotSupported"), (802, "cudaErrorSystemNotReady"), (803, "cudaErrorSystemDriverMismatch"), (804, "cudaErrorCompatNotSupportedOnDevice"), (805, "cudaErrorMpsConnectionFailed"), (806, "cudaErrorMpsRpcFailure"), (807, "cudaErrorMpsServerNotReady"), (808, "cudaErrorMpsMaxClientsReached"), (809, "cudaErrorMpsMaxConnectionsReached"), (810, "cudaErrorMpsClientTerminated"), (811, "cudaErrorCdpNotSupported"), (812, "cudaErrorCdpVersionMismatch"), (900, "cudaErrorStreamCaptureUnsupported"), (901, "cudaErrorStreamCaptureInvalidated"), (902, "cudaErrorStreamCaptureMerge"), (903, "cudaErrorStreamCaptureUnmatched"), (904, "cudaErrorStreamCaptureUnjoined"), (905, "cudaErrorStreamCaptureIsolation"), (906, "cudaErrorStreamCaptureImplicit"), (907, "cudaErrorCapturedEvent"), (908, "cudaErrorStreamCaptureWrongThread"), (909, "cudaErrorTimeout"), (910, "cudaErrorGraphExecUpdateFailure"), (911, "cudaErrorExternalDevice"), (912, "cudaErrorInvalidClusterSize"), (913, "cudaErrorFunctionNotLoaded"), (914, "cudaErrorInvalidResourceType"), (915, "cudaErrorInvalidResourceConfiguration"), (917, "cudaErrorStreamDetached"), (918, "cudaErrorGraphRecaptureFailure"), (919, "cudaErrorFabricNotReady"), (999, "cudaErrorUnknown"), (10000, "cudaErrorApiFailureBase")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaError", self.0, &[(0, "cudaSuccess"), (1, "cudaErrorInvalidValue"), (2, "cudaErrorMemoryAllocation"), (3, "cudaErrorInitializationError"), (4, "cudaErrorCudartUnloading"), (5, "cudaErrorProfilerDisabled"), (6, "cudaErrorProfilerNotInitialized"), (7, "cudaErrorProfilerAlreadyStarted"), (8, "cudaErrorProfilerAlreadyStopped"), (9, "cudaErrorInvalidConfiguration"), (10, "cudaErrorVersionTranslation"), (12, "cudaErrorInvalidPitchValue"), (13, "cudaErrorInvalidSymbol"), (16, "cudaErrorInvalidHostPointer"), (17, "cudaErrorInvalidDevicePointer"), (18, "cudaErrorInvalidTexture"), (19, "cudaErrorInvalidTextureBinding"), (20, "cudaErrorInvalidChannelDescriptor"), (21, "cudaErrorInvalidMemcpyDirection"), (22, "cudaErrorAddressOfConstant"), (23, "cudaErrorTextureFetchFailed"), (24, "cudaErrorTextureNotBound"), (25, "cudaErrorSynchronizationError"), (26, "cudaErrorInvalidFilterSetting"), (27, "cudaErrorInvalidNormSetting"), (28, "cudaErrorMixedDeviceExecution"), (31, "cudaErrorNotYetImplemented"), (32, "cudaErrorMemoryValueTooLarge"), (34, "cudaErrorStubLibrary"), (35, "cudaErrorInsufficientDriver"), (36, "cudaErrorCallRequiresNewerDriver"), (37, "cudaErrorInvalidSurface"), (43, "cudaErrorDuplicateVariableName"), (44, "cudaErrorDuplicateTextureName"), (45, "cudaErrorDuplicateSurfaceName"), (46, "cudaErrorDevicesUnavailable"), (49, "cudaErrorIncompatibleDriverContext"), (52, "cudaErrorMissingConfiguration"), (53, "cudaErrorPriorLaunchFailure"), (65, "cudaErrorLaunchMaxDepthExceeded"), (66, "cudaErrorLaunchFileScopedTex"), (67, "cudaErrorLaunchFileScopedSurf"), (68, "cudaErrorSyncDepthExceeded"), (69, "cudaErrorLaunchPendingCountExceeded"), (98, "cudaErrorInvalidDeviceFunction"), (100, "cudaErrorNoDevice"), (101, "cudaErrorInvalidDevice"), (102, "cudaErrorDeviceNotLicensed"), (103, "cudaErrorSoftwareValidityNotEstablished"), (127, "cudaErrorStartupFailure"), (200, "cudaErrorInvalidKernelImage"), (201, "cudaErrorDeviceUninitialized"), (205, "cudaErrorMapBufferObjectFailed"), (206, "cudaErrorUnmapBufferObjectFailed"), (207, "cudaErrorArrayIsMapped"), (208, "cudaErrorAlreadyMapped"), (209, "cudaErrorNoKernelImageForDevice"), (210, "cudaErrorAlreadyAcquired"), (211, "cudaErrorNotMapped"), (212, "cudaErrorNotMappedAsArray"), (213, "cudaErrorNotMappedAsPointer"), (214, "cudaErrorECCUncorrectable"), (215, "cudaErrorUnsupportedLimit"), (216, "cudaErrorDeviceAlreadyInUse"), (217, "cudaErrorPeerAccessUnsupported"), (218, "cudaErrorInvalidPtx"), (219, "cudaErrorInvalidGraphicsContext"), (220, "cudaErrorNvlinkUncorrectable"), (221, "cudaErrorJitCompilerNotFound"), (222, "cudaErrorUnsupportedPtxVersion"), (223, "cudaErrorJitCompilationDisabled"), (224, "cudaErrorUnsupportedExecAffinity"), (225, "cudaErrorUnsupportedDevSideSync"), (226, "cudaErrorContained"), (227, "cudaErrorInsufficientLoaderVersion"), (300, "cudaErrorInvalidSource"), (301, "cudaErrorFileNotFound"), (302, "cudaErrorSharedObjectSymbolNotFound"), (303, "cudaErrorSharedObjectInitFailed"), (304, "cudaErrorOperatingSystem"), (400, "cudaErrorInvalidResourceHandle"), (401, "cudaErrorIllegalState"), (402, "cudaErrorLossyQuery"), (500, "cudaErrorSymbolNotFound"), (600, "cudaErrorNotReady"), (700, "cudaErrorIllegalAddress"), (701, "cudaErrorLaunchOutOfResources"), (702, "cudaErrorLaunchTimeout"), (703, "cudaErrorLaunchIncompatibleTexturing"), (704, "cudaErrorPeerAccessAlreadyEnabled"), (705, "cudaErrorPeerAccessNotEnabled"), (708, "cudaErrorSetOnActiveProcess"), (709, "cudaErrorContextIsDestroyed"), (710, "cudaErrorAssert"), (711, "cudaErrorTooManyPeers"), (712, "cudaErrorHostMemoryAlreadyRegistered"), (713, "cudaErrorHostMemoryNotRegistered"), (714, "cudaErrorHardwareStackError"), (715, "cudaErrorIllegalInstruction"), (716, "cudaErrorMisalignedAddress"), (717, "cudaErrorInvalidAddressSpace"), (718, "cudaErrorInvalidPc"), (719, "cudaErrorLaunchFailure"), (720, "cudaErrorCooperativeLaunchTooLarge"), (721, "cudaErrorTensorMemoryLeak"), (800, "cudaErrorNotPermitted"), (801, "cudaErrorNotSupported"), (802, "cudaErrorSystemNotReady"), (803, "cudaErrorSystemDriverMismatch"), (804, "cudaErrorCompatNotSupportedOnDevice"), (805, "cudaErrorMpsConnectionFailed"), (806, "cudaErrorMpsRpcFailure"), (807, "cudaErrorMpsServerNotReady"), (808, "cudaErrorMpsMaxClientsReached"), (809, "cudaErrorMpsMaxConnectionsReached"), (810, "cudaErrorMpsClientTerminated"), (811, "cudaErrorCdpNotSupported"), (812, "cudaErrorCdpVersionMismatch"), (900, "cudaErrorStreamCaptureUnsupported"), (901, "cudaErrorStreamCaptureInvalidated"), (902, "cudaErrorStreamCaptureMerge"), (903, "cudaErrorStreamCaptureUnmatched"), (904, "cudaErrorStreamCaptureUnjoined"), (905, "cudaErrorStreamCaptureIsolation"), (906, "cudaErrorStreamCaptureImplicit"), (907, "cudaErrorCapturedEvent"), (908, "cudaErrorStreamCaptureWrongThread"), (909, "cudaErrorTimeout"), (910, "cudaErrorGraphExecUpdateFailure"), (911, "cudaErrorExternalDevice"), (912, "cudaErrorInvalidClusterSize"), (913, "cudaErrorFunctionNotLoaded"), (914, "cudaErrorInvalidResourceType"), (915, "cudaErrorInvalidResourceConfiguration"), (917, "cudaErrorStreamDetached"), (918, "cudaErrorGraphRecaptureFailure"), (919, "cudaErrorFabricNotReady"), (999, "cudaErrorUnknown"), (10000, "cudaErrorApiFailureBase")], false)
     }
 }
 impl cudaChannelFormatKind {
@@ -2019,7 +2019,7 @@ impl cudaChannelFormatKind {
 pub struct cudaChannelFormatKind(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaChannelFormatKind {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaChannelFormatKind", self.0, &[(0, "cudaChannelFormatKindSigned"), (1, "cudaChannelFormatKindUnsigned"), (2, "cudaChannelFormatKindFloat"), (3, "cudaChannelFormatKindNone"), (4, "cudaChannelFormatKindNV12"), (5, "cudaChannelFormatKindUnsignedNormalized8X1"), (6, "cudaChannelFormatKindUnsignedNormalized8X2"), (7, "cudaChannelFormatKindUnsignedNormalized8X4"), (8, "cudaChannelFormatKindUnsignedNormalized16X1"), (9, "cudaChannelFormatKindUnsignedNormalized16X2"), (10, "cudaChannelFormatKindUnsignedNormalized16X4"), (11, "cudaChannelFormatKindSignedNormalized8X1"), (12, "cudaChannelFormatKindSignedNormalized8X2"), (13, "cudaChannelFormatKindSignedNormalized8X4"), (14, "cudaChannelFormatKindSignedNormalized16X1"), (15, "cudaChannelFormatKindSignedNormalized16X2"), (16, "cudaChannelFormatKindSignedNormalized16X4"), (17, "cudaChannelFormatKindUnsignedBlockCompressed1"), (18, "cudaChannelFormatKindUnsignedBlockCompressed1SRGB"), (19, "cudaChannelFormatKindUnsignedBlockCompressed2"), (20, "cudaChannelFormatKindUnsignedBlockCompressed2SRGB"), (21, "cudaChannelFormatKindUnsignedBlockCompressed3"), (22, "cudaChannelFormatKindUnsignedBlockCompressed3SRGB"), (23, "cudaChannelFormatKindUnsignedBlockCompressed4"), (24, "cudaChannelFormatKindSignedBlockCompressed4"), (25, "cudaChannelFormatKindUnsignedBlockCompressed5"), (26, "cudaChannelFormatKindSignedBlockCompressed5"), (27, "cudaChannelFormatKindUnsignedBlockCompressed6H"), (28, "cudaChannelFormatKindSignedBlockCompressed6H"), (29, "cudaChannelFormatKindUnsignedBlockCompressed7"), (30, "cudaChannelFormatKindUnsignedBlockCompressed7SRGB"), (31, "cudaChannelFormatKindUnsignedNormalized1010102"), (32, "cudaChannelFormatKindUnsigned8Packed422"), (33, "cudaChannelFormatKindUnsigned8Packed444"), (34, "cudaChannelFormatKindUnsigned8SemiPlanar420"), (35, "cudaChannelFormatKindUnsigned16SemiPlanar420"), (36, "cudaChannelFormatKindUnsigned8SemiPlanar422"), (37, "cudaChannelFormatKindUnsigned16SemiPlanar422"), (38, "cudaChannelFormatKindUnsigned8SemiPlanar444"), (39, "cudaChannelFormatKindUnsigned16SemiPlanar444"), (40, "cudaChannelFormatKindUnsigned8Planar420"), (41, "cudaChannelFormatKindUnsigned16Planar420"), (42, "cudaChannelFormatKindUnsigned8Planar422"), (43, "cudaChannelFormatKindUnsigned16Planar422"), (44, "cudaChannelFormatKindUnsigned8Planar444"), (45, "cudaChannelFormatKindUnsigned16Planar444")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaChannelFormatKind", self.0, &[(0, "cudaChannelFormatKindSigned"), (1, "cudaChannelFormatKindUnsigned"), (2, "cudaChannelFormatKindFloat"), (3, "cudaChannelFormatKindNone"), (4, "cudaChannelFormatKindNV12"), (5, "cudaChannelFormatKindUnsignedNormalized8X1"), (6, "cudaChannelFormatKindUnsignedNormalized8X2"), (7, "cudaChannelFormatKindUnsignedNormalized8X4"), (8, "cudaChannelFormatKindUnsignedNormalized16X1"), (9, "cudaChannelFormatKindUnsignedNormalized16X2"), (10, "cudaChannelFormatKindUnsignedNormalized16X4"), (11, "cudaChannelFormatKindSignedNormalized8X1"), (12, "cudaChannelFormatKindSignedNormalized8X2"), (13, "cudaChannelFormatKindSignedNormalized8X4"), (14, "cudaChannelFormatKindSignedNormalized16X1"), (15, "cudaChannelFormatKindSignedNormalized16X2"), (16, "cudaChannelFormatKindSignedNormalized16X4"), (17, "cudaChannelFormatKindUnsignedBlockCompressed1"), (18, "cudaChannelFormatKindUnsignedBlockCompressed1SRGB"), (19, "cudaChannelFormatKindUnsignedBlockCompressed2"), (20, "cudaChannelFormatKindUnsignedBlockCompressed2SRGB"), (21, "cudaChannelFormatKindUnsignedBlockCompressed3"), (22, "cudaChannelFormatKindUnsignedBlockCompressed3SRGB"), (23, "cudaChannelFormatKindUnsignedBlockCompressed4"), (24, "cudaChannelFormatKindSignedBlockCompressed4"), (25, "cudaChannelFormatKindUnsignedBlockCompressed5"), (26, "cudaChannelFormatKindSignedBlockCompressed5"), (27, "cudaChannelFormatKindUnsignedBlockCompressed6H"), (28, "cudaChannelFormatKindSignedBlockCompressed6H"), (29, "cudaChannelFormatKindUnsignedBlockCompressed7"), (30, "cudaChannelFormatKindUnsignedBlockCompressed7SRGB"), (31, "cudaChannelFormatKindUnsignedNormalized1010102"), (32, "cudaChannelFormatKindUnsigned8Packed422"), (33, "cudaChannelFormatKindUnsigned8Packed444"), (34, "cudaChannelFormatKindUnsigned8SemiPlanar420"), (35, "cudaChannelFormatKindUnsigned16SemiPlanar420"), (36, "cudaChannelFormatKindUnsigned8SemiPlanar422"), (37, "cudaChannelFormatKindUnsigned16SemiPlanar422"), (38, "cudaChannelFormatKindUnsigned8SemiPlanar444"), (39, "cudaChannelFormatKindUnsigned16SemiPlanar444"), (40, "cudaChannelFormatKindUnsigned8Planar420"), (41, "cudaChannelFormatKindUnsigned16Planar420"), (42, "cudaChannelFormatKindUnsigned8Planar422"), (43, "cudaChannelFormatKindUnsigned16Planar422"), (44, "cudaChannelFormatKindUnsigned8Planar444"), (45, "cudaChannelFormatKindUnsigned16Planar444")], false)
     }
 }
 impl cudaMemoryType {
@@ -2033,7 +2033,7 @@ impl cudaMemoryType {
 pub struct cudaMemoryType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemoryType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemoryType", self.0, &[(0, "cudaMemoryTypeUnregistered"), (1, "cudaMemoryTypeHost"), (2, "cudaMemoryTypeDevice"), (3, "cudaMemoryTypeManaged")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemoryType", self.0, &[(0, "cudaMemoryTypeUnregistered"), (1, "cudaMemoryTypeHost"), (2, "cudaMemoryTypeDevice"), (3, "cudaMemoryTypeManaged")], false)
     }
 }
 impl cudaMemcpyKind {
@@ -2048,7 +2048,7 @@ impl cudaMemcpyKind {
 pub struct cudaMemcpyKind(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpyKind {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemcpyKind", self.0, &[(0, "cudaMemcpyHostToHost"), (1, "cudaMemcpyHostToDevice"), (2, "cudaMemcpyDeviceToHost"), (3, "cudaMemcpyDeviceToDevice"), (4, "cudaMemcpyDefault")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemcpyKind", self.0, &[(0, "cudaMemcpyHostToHost"), (1, "cudaMemcpyHostToDevice"), (2, "cudaMemcpyDeviceToHost"), (3, "cudaMemcpyDeviceToDevice"), (4, "cudaMemcpyDefault")], false)
     }
 }
 impl cudaAccessProperty {
@@ -2061,7 +2061,7 @@ impl cudaAccessProperty {
 pub struct cudaAccessProperty(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaAccessProperty {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaAccessProperty", self.0, &[(0, "cudaAccessPropertyNormal"), (1, "cudaAccessPropertyStreaming"), (2, "cudaAccessPropertyPersisting")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaAccessProperty", self.0, &[(0, "cudaAccessPropertyNormal"), (1, "cudaAccessPropertyStreaming"), (2, "cudaAccessPropertyPersisting")], false)
     }
 }
 impl cudaStreamCaptureStatus {
@@ -2074,7 +2074,7 @@ impl cudaStreamCaptureStatus {
 pub struct cudaStreamCaptureStatus(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaStreamCaptureStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaStreamCaptureStatus", self.0, &[(0, "cudaStreamCaptureStatusNone"), (1, "cudaStreamCaptureStatusActive"), (2, "cudaStreamCaptureStatusInvalidated")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaStreamCaptureStatus", self.0, &[(0, "cudaStreamCaptureStatusNone"), (1, "cudaStreamCaptureStatusActive"), (2, "cudaStreamCaptureStatusInvalidated")], false)
     }
 }
 impl cudaGraphRecaptureStatus {
@@ -2087,7 +2087,7 @@ impl cudaGraphRecaptureStatus {
 pub struct cudaGraphRecaptureStatus(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphRecaptureStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphRecaptureStatus", self.0, &[(0, "cudaGraphRecaptureEligibleForUpdate"), (1, "cudaGraphRecaptureIneligibleForUpdate"), (2, "cudaGraphRecaptureError")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphRecaptureStatus", self.0, &[(0, "cudaGraphRecaptureEligibleForUpdate"), (1, "cudaGraphRecaptureIneligibleForUpdate"), (2, "cudaGraphRecaptureError")], false)
     }
 }
 impl cudaStreamCaptureMode {
@@ -2100,7 +2100,7 @@ impl cudaStreamCaptureMode {
 pub struct cudaStreamCaptureMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaStreamCaptureMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaStreamCaptureMode", self.0, &[(0, "cudaStreamCaptureModeGlobal"), (1, "cudaStreamCaptureModeThreadLocal"), (2, "cudaStreamCaptureModeRelaxed")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaStreamCaptureMode", self.0, &[(0, "cudaStreamCaptureModeGlobal"), (1, "cudaStreamCaptureModeThreadLocal"), (2, "cudaStreamCaptureModeRelaxed")], false)
     }
 }
 impl cudaSynchronizationPolicy {
@@ -2114,7 +2114,7 @@ impl cudaSynchronizationPolicy {
 pub struct cudaSynchronizationPolicy(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSynchronizationPolicy {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaSynchronizationPolicy", self.0, &[(1, "cudaSyncPolicyAuto"), (2, "cudaSyncPolicySpin"), (3, "cudaSyncPolicyYield"), (4, "cudaSyncPolicyBlockingSync")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaSynchronizationPolicy", self.0, &[(1, "cudaSyncPolicyAuto"), (2, "cudaSyncPolicySpin"), (3, "cudaSyncPolicyYield"), (4, "cudaSyncPolicyBlockingSync")], false)
     }
 }
 impl cudaClusterSchedulingPolicy {
@@ -2128,7 +2128,7 @@ impl cudaClusterSchedulingPolicy {
 pub struct cudaClusterSchedulingPolicy(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaClusterSchedulingPolicy {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaClusterSchedulingPolicy", self.0, &[(0, "cudaClusterSchedulingPolicyDefault"), (1, "cudaClusterSchedulingPolicySpread"), (2, "cudaClusterSchedulingPolicyLoadBalancing"), (3, "cudaClusterSchedulingPolicyRubinDsmemLocality")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaClusterSchedulingPolicy", self.0, &[(0, "cudaClusterSchedulingPolicyDefault"), (1, "cudaClusterSchedulingPolicySpread"), (2, "cudaClusterSchedulingPolicyLoadBalancing"), (3, "cudaClusterSchedulingPolicyRubinDsmemLocality")], false)
     }
 }
 impl cudaResourceType {
@@ -2142,7 +2142,7 @@ impl cudaResourceType {
 pub struct cudaResourceType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaResourceType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaResourceType", self.0, &[(0, "cudaResourceTypeArray"), (1, "cudaResourceTypeMipmappedArray"), (2, "cudaResourceTypeLinear"), (3, "cudaResourceTypePitch2D")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaResourceType", self.0, &[(0, "cudaResourceTypeArray"), (1, "cudaResourceTypeMipmappedArray"), (2, "cudaResourceTypeLinear"), (3, "cudaResourceTypePitch2D")], false)
     }
 }
 impl cudaResourceViewFormat {
@@ -2187,7 +2187,7 @@ impl cudaResourceViewFormat {
 pub struct cudaResourceViewFormat(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaResourceViewFormat {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaResourceViewFormat", self.0, &[(0, "cudaResViewFormatNone"), (1, "cudaResViewFormatUnsignedChar1"), (2, "cudaResViewFormatUnsignedChar2"), (3, "cudaResViewFormatUnsignedChar4"), (4, "cudaResViewFormatSignedChar1"), (5, "cudaResViewFormatSignedChar2"), (6, "cudaResViewFormatSignedChar4"), (7, "cudaResViewFormatUnsignedShort1"), (8, "cudaResViewFormatUnsignedShort2"), (9, "cudaResViewFormatUnsignedShort4"), (10, "cudaResViewFormatSignedShort1"), (11, "cudaResViewFormatSignedShort2"), (12, "cudaResViewFormatSignedShort4"), (13, "cudaResViewFormatUnsignedInt1"), (14, "cudaResViewFormatUnsignedInt2"), (15, "cudaResViewFormatUnsignedInt4"), (16, "cudaResViewFormatSignedInt1"), (17, "cudaResViewFormatSignedInt2"), (18, "cudaResViewFormatSignedInt4"), (19, "cudaResViewFormatHalf1"), (20, "cudaResViewFormatHalf2"), (21, "cudaResViewFormatHalf4"), (22, "cudaResViewFormatFloat1"), (23, "cudaResViewFormatFloat2"), (24, "cudaResViewFormatFloat4"), (25, "cudaResViewFormatUnsignedBlockCompressed1"), (26, "cudaResViewFormatUnsignedBlockCompressed2"), (27, "cudaResViewFormatUnsignedBlockCompressed3"), (28, "cudaResViewFormatUnsignedBlockCompressed4"), (29, "cudaResViewFormatSignedBlockCompressed4"), (30, "cudaResViewFormatUnsignedBlockCompressed5"), (31, "cudaResViewFormatSignedBlockCompressed5"), (32, "cudaResViewFormatUnsignedBlockCompressed6H"), (33, "cudaResViewFormatSignedBlockCompressed6H"), (34, "cudaResViewFormatUnsignedBlockCompressed7")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaResourceViewFormat", self.0, &[(0, "cudaResViewFormatNone"), (1, "cudaResViewFormatUnsignedChar1"), (2, "cudaResViewFormatUnsignedChar2"), (3, "cudaResViewFormatUnsignedChar4"), (4, "cudaResViewFormatSignedChar1"), (5, "cudaResViewFormatSignedChar2"), (6, "cudaResViewFormatSignedChar4"), (7, "cudaResViewFormatUnsignedShort1"), (8, "cudaResViewFormatUnsignedShort2"), (9, "cudaResViewFormatUnsignedShort4"), (10, "cudaResViewFormatSignedShort1"), (11, "cudaResViewFormatSignedShort2"), (12, "cudaResViewFormatSignedShort4"), (13, "cudaResViewFormatUnsignedInt1"), (14, "cudaResViewFormatUnsignedInt2"), (15, "cudaResViewFormatUnsignedInt4"), (16, "cudaResViewFormatSignedInt1"), (17, "cudaResViewFormatSignedInt2"), (18, "cudaResViewFormatSignedInt4"), (19, "cudaResViewFormatHalf1"), (20, "cudaResViewFormatHalf2"), (21, "cudaResViewFormatHalf4"), (22, "cudaResViewFormatFloat1"), (23, "cudaResViewFormatFloat2"), (24, "cudaResViewFormatFloat4"), (25, "cudaResViewFormatUnsignedBlockCompressed1"), (26, "cudaResViewFormatUnsignedBlockCompressed2"), (27, "cudaResViewFormatUnsignedBlockCompressed3"), (28, "cudaResViewFormatUnsignedBlockCompressed4"), (29, "cudaResViewFormatSignedBlockCompressed4"), (30, "cudaResViewFormatUnsignedBlockCompressed5"), (31, "cudaResViewFormatSignedBlockCompressed5"), (32, "cudaResViewFormatUnsignedBlockCompressed6H"), (33, "cudaResViewFormatSignedBlockCompressed6H"), (34, "cudaResViewFormatUnsignedBlockCompressed7")], false)
     }
 }
 impl cudaSharedMemoryMode {
@@ -2202,7 +2202,7 @@ impl cudaSharedMemoryMode {
 pub struct cudaSharedMemoryMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSharedMemoryMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaSharedMemoryMode", self.0, &[(0, "cudaSharedMemoryModeDefault"), (1, "cudaSharedMemoryModeRequirePortable"), (2, "cudaSharedMemoryModeAllowNonPortable"), (3, "cudaSharedMemoryModeAllowOversizedSharedMemory"), (4, "cudaSharedMemoryModePreferOversizedSharedMemory")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaSharedMemoryMode", self.0, &[(0, "cudaSharedMemoryModeDefault"), (1, "cudaSharedMemoryModeRequirePortable"), (2, "cudaSharedMemoryModeAllowNonPortable"), (3, "cudaSharedMemoryModeAllowOversizedSharedMemory"), (4, "cudaSharedMemoryModePreferOversizedSharedMemory")], false)
     }
 }
 impl cudaFuncAttribute {
@@ -2222,7 +2222,7 @@ impl cudaFuncAttribute {
 pub struct cudaFuncAttribute(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFuncAttribute {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaFuncAttribute", self.0, &[(8, "cudaFuncAttributeMaxDynamicSharedMemorySize"), (9, "cudaFuncAttributePreferredSharedMemoryCarveout"), (10, "cudaFuncAttributeClusterDimMustBeSet"), (11, "cudaFuncAttributeRequiredClusterWidth"), (12, "cudaFuncAttributeRequiredClusterHeight"), (13, "cudaFuncAttributeRequiredClusterDepth"), (14, "cudaFuncAttributeNonPortableClusterSizeAllowed"), (15, "cudaFuncAttributeClusterSchedulingPolicyPreference"), (16, "cudaFuncAttributeSharedMemoryMode"), (17, "cudaFuncAttributeMax")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaFuncAttribute", self.0, &[(8, "cudaFuncAttributeMaxDynamicSharedMemorySize"), (9, "cudaFuncAttributePreferredSharedMemoryCarveout"), (10, "cudaFuncAttributeClusterDimMustBeSet"), (11, "cudaFuncAttributeRequiredClusterWidth"), (12, "cudaFuncAttributeRequiredClusterHeight"), (13, "cudaFuncAttributeRequiredClusterDepth"), (14, "cudaFuncAttributeNonPortableClusterSizeAllowed"), (15, "cudaFuncAttributeClusterSchedulingPolicyPreference"), (16, "cudaFuncAttributeSharedMemoryMode"), (17, "cudaFuncAttributeMax")], false)
     }
 }
 impl cudaFuncCache {
@@ -2236,7 +2236,7 @@ impl cudaFuncCache {
 pub struct cudaFuncCache(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFuncCache {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaFuncCache", self.0, &[(0, "cudaFuncCachePreferNone"), (1, "cudaFuncCachePreferShared"), (2, "cudaFuncCachePreferL1"), (3, "cudaFuncCachePreferEqual")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaFuncCache", self.0, &[(0, "cudaFuncCachePreferNone"), (1, "cudaFuncCachePreferShared"), (2, "cudaFuncCachePreferL1"), (3, "cudaFuncCachePreferEqual")], false)
     }
 }
 impl cudaSharedMemConfig {
@@ -2249,7 +2249,7 @@ impl cudaSharedMemConfig {
 pub struct cudaSharedMemConfig(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaSharedMemConfig {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaSharedMemConfig", self.0, &[(0, "cudaSharedMemBankSizeDefault"), (1, "cudaSharedMemBankSizeFourByte"), (2, "cudaSharedMemBankSizeEightByte")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaSharedMemConfig", self.0, &[(0, "cudaSharedMemBankSizeDefault"), (1, "cudaSharedMemBankSizeFourByte"), (2, "cudaSharedMemBankSizeEightByte")], false)
     }
 }
 impl cudaLimit {
@@ -2267,7 +2267,7 @@ impl cudaLimit {
 pub struct cudaLimit(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLimit {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaLimit", self.0, &[(0, "cudaLimitStackSize"), (1, "cudaLimitPrintfFifoSize"), (2, "cudaLimitMallocHeapSize"), (3, "cudaLimitDevRuntimeSyncDepth"), (4, "cudaLimitDevRuntimePendingLaunchCount"), (5, "cudaLimitMaxL2FetchGranularity"), (6, "cudaLimitPersistingL2CacheSize"), (10, "cudaLimitPerBlockMemorySize")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaLimit", self.0, &[(0, "cudaLimitStackSize"), (1, "cudaLimitPrintfFifoSize"), (2, "cudaLimitMallocHeapSize"), (3, "cudaLimitDevRuntimeSyncDepth"), (4, "cudaLimitDevRuntimePendingLaunchCount"), (5, "cudaLimitMaxL2FetchGranularity"), (6, "cudaLimitPersistingL2CacheSize"), (10, "cudaLimitPerBlockMemorySize")], false)
     }
 }
 impl cudaMemoryAdvise {
@@ -2283,7 +2283,7 @@ impl cudaMemoryAdvise {
 pub struct cudaMemoryAdvise(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemoryAdvise {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemoryAdvise", self.0, &[(1, "cudaMemAdviseSetReadMostly"), (2, "cudaMemAdviseUnsetReadMostly"), (3, "cudaMemAdviseSetPreferredLocation"), (4, "cudaMemAdviseUnsetPreferredLocation"), (5, "cudaMemAdviseSetAccessedBy"), (6, "cudaMemAdviseUnsetAccessedBy")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemoryAdvise", self.0, &[(1, "cudaMemAdviseSetReadMostly"), (2, "cudaMemAdviseUnsetReadMostly"), (3, "cudaMemAdviseSetPreferredLocation"), (4, "cudaMemAdviseUnsetPreferredLocation"), (5, "cudaMemAdviseSetAccessedBy"), (6, "cudaMemAdviseUnsetAccessedBy")], false)
     }
 }
 impl cudaMemRangeAttribute {
@@ -2301,7 +2301,7 @@ impl cudaMemRangeAttribute {
 pub struct cudaMemRangeAttribute(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemRangeAttribute {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemRangeAttribute", self.0, &[(1, "cudaMemRangeAttributeReadMostly"), (2, "cudaMemRangeAttributePreferredLocation"), (3, "cudaMemRangeAttributeAccessedBy"), (4, "cudaMemRangeAttributeLastPrefetchLocation"), (5, "cudaMemRangeAttributePreferredLocationType"), (6, "cudaMemRangeAttributePreferredLocationId"), (7, "cudaMemRangeAttributeLastPrefetchLocationType"), (8, "cudaMemRangeAttributeLastPrefetchLocationId")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemRangeAttribute", self.0, &[(1, "cudaMemRangeAttributeReadMostly"), (2, "cudaMemRangeAttributePreferredLocation"), (3, "cudaMemRangeAttributeAccessedBy"), (4, "cudaMemRangeAttributeLastPrefetchLocation"), (5, "cudaMemRangeAttributePreferredLocationType"), (6, "cudaMemRangeAttributePreferredLocationId"), (7, "cudaMemRangeAttributeLastPrefetchLocationType"), (8, "cudaMemRangeAttributeLastPrefetchLocationId")], false)
     }
 }
 impl cudaFlushGPUDirectRDMAWritesScope {
@@ -2313,7 +2313,7 @@ impl cudaFlushGPUDirectRDMAWritesScope {
 pub struct cudaFlushGPUDirectRDMAWritesScope(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFlushGPUDirectRDMAWritesScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesScope", self.0, &[(100, "cudaFlushGPUDirectRDMAWritesToOwner"), (200, "cudaFlushGPUDirectRDMAWritesToAllDevices")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesScope", self.0, &[(100, "cudaFlushGPUDirectRDMAWritesToOwner"), (200, "cudaFlushGPUDirectRDMAWritesToAllDevices")], false)
     }
 }
 impl cudaFlushGPUDirectRDMAWritesTarget {
@@ -2324,7 +2324,7 @@ impl cudaFlushGPUDirectRDMAWritesTarget {
 pub struct cudaFlushGPUDirectRDMAWritesTarget(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaFlushGPUDirectRDMAWritesTarget {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesTarget", self.0, &[(0, "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaFlushGPUDirectRDMAWritesTarget", self.0, &[(0, "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice")], false)
     }
 }
 impl cudaDeviceAttr {
@@ -2478,7 +2478,7 @@ impl cudaDeviceAttr {
 pub struct cudaDeviceAttr(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDeviceAttr {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDeviceAttr", self.0, &[(1, "cudaDevAttrMaxThreadsPerBlock"), (2, "cudaDevAttrMaxBlockDimX"), (3, "cudaDevAttrMaxBlockDimY"), (4, "cudaDevAttrMaxBlockDimZ"), (5, "cudaDevAttrMaxGridDimX"), (6, "cudaDevAttrMaxGridDimY"), (7, "cudaDevAttrMaxGridDimZ"), (8, "cudaDevAttrMaxSharedMemoryPerBlock"), (9, "cudaDevAttrTotalConstantMemory"), (10, "cudaDevAttrWarpSize"), (11, "cudaDevAttrMaxPitch"), (12, "cudaDevAttrMaxRegistersPerBlock"), (13, "cudaDevAttrClockRate"), (14, "cudaDevAttrTextureAlignment"), (15, "cudaDevAttrGpuOverlap"), (16, "cudaDevAttrMultiProcessorCount"), (17, "cudaDevAttrKernelExecTimeout"), (18, "cudaDevAttrIntegrated"), (19, "cudaDevAttrCanMapHostMemory"), (20, "cudaDevAttrComputeMode"), (21, "cudaDevAttrMaxTexture1DWidth"), (22, "cudaDevAttrMaxTexture2DWidth"), (23, "cudaDevAttrMaxTexture2DHeight"), (24, "cudaDevAttrMaxTexture3DWidth"), (25, "cudaDevAttrMaxTexture3DHeight"), (26, "cudaDevAttrMaxTexture3DDepth"), (27, "cudaDevAttrMaxTexture2DLayeredWidth"), (28, "cudaDevAttrMaxTexture2DLayeredHeight"), (29, "cudaDevAttrMaxTexture2DLayeredLayers"), (30, "cudaDevAttrSurfaceAlignment"), (31, "cudaDevAttrConcurrentKernels"), (32, "cudaDevAttrEccEnabled"), (33, "cudaDevAttrPciBusId"), (34, "cudaDevAttrPciDeviceId"), (35, "cudaDevAttrTccDriver"), (36, "cudaDevAttrMemoryClockRate"), (37, "cudaDevAttrGlobalMemoryBusWidth"), (38, "cudaDevAttrL2CacheSize"), (39, "cudaDevAttrMaxThreadsPerMultiProcessor"), (40, "cudaDevAttrAsyncEngineCount"), (41, "cudaDevAttrUnifiedAddressing"), (42, "cudaDevAttrMaxTexture1DLayeredWidth"), (43, "cudaDevAttrMaxTexture1DLayeredLayers"), (45, "cudaDevAttrMaxTexture2DGatherWidth"), (46, "cudaDevAttrMaxTexture2DGatherHeight"), (47, "cudaDevAttrMaxTexture3DWidthAlt"), (48, "cudaDevAttrMaxTexture3DHeightAlt"), (49, "cudaDevAttrMaxTexture3DDepthAlt"), (50, "cudaDevAttrPciDomainId"), (51, "cudaDevAttrTexturePitchAlignment"), (52, "cudaDevAttrMaxTextureCubemapWidth"), (53, "cudaDevAttrMaxTextureCubemapLayeredWidth"), (54, "cudaDevAttrMaxTextureCubemapLayeredLayers"), (55, "cudaDevAttrMaxSurface1DWidth"), (56, "cudaDevAttrMaxSurface2DWidth"), (57, "cudaDevAttrMaxSurface2DHeight"), (58, "cudaDevAttrMaxSurface3DWidth"), (59, "cudaDevAttrMaxSurface3DHeight"), (60, "cudaDevAttrMaxSurface3DDepth"), (61, "cudaDevAttrMaxSurface1DLayeredWidth"), (62, "cudaDevAttrMaxSurface1DLayeredLayers"), (63, "cudaDevAttrMaxSurface2DLayeredWidth"), (64, "cudaDevAttrMaxSurface2DLayeredHeight"), (65, "cudaDevAttrMaxSurface2DLayeredLayers"), (66, "cudaDevAttrMaxSurfaceCubemapWidth"), (67, "cudaDevAttrMaxSurfaceCubemapLayeredWidth"), (68, "cudaDevAttrMaxSurfaceCubemapLayeredLayers"), (69, "cudaDevAttrMaxTexture1DLinearWidth"), (70, "cudaDevAttrMaxTexture2DLinearWidth"), (71, "cudaDevAttrMaxTexture2DLinearHeight"), (72, "cudaDevAttrMaxTexture2DLinearPitch"), (73, "cudaDevAttrMaxTexture2DMipmappedWidth"), (74, "cudaDevAttrMaxTexture2DMipmappedHeight"), (75, "cudaDevAttrComputeCapabilityMajor"), (76, "cudaDevAttrComputeCapabilityMinor"), (77, "cudaDevAttrMaxTexture1DMipmappedWidth"), (78, "cudaDevAttrStreamPrioritiesSupported"), (79, "cudaDevAttrGlobalL1CacheSupported"), (80, "cudaDevAttrLocalL1CacheSupported"), (81, "cudaDevAttrMaxSharedMemoryPerMultiprocessor"), (82, "cudaDevAttrMaxRegistersPerMultiprocessor"), (83, "cudaDevAttrManagedMemory"), (84, "cudaDevAttrIsMultiGpuBoard"), (85, "cudaDevAttrMultiGpuBoardGroupID"), (86, "cudaDevAttrHostNativeAtomicSupported"), (87, "cudaDevAttrSingleToDoublePrecisionPerfRatio"), (88, "cudaDevAttrPageableMemoryAccess"), (89, "cudaDevAttrConcurrentManagedAccess"), (90, "cudaDevAttrComputePreemptionSupported"), (91, "cudaDevAttrCanUseHostPointerForRegisteredMem"), (92, "cudaDevAttrReserved92"), (93, "cudaDevAttrReserved93"), (94, "cudaDevAttrReserved94"), (95, "cudaDevAttrCooperativeLaunch"), (96, "cudaDevAttrReserved96"), (97, "cudaDevAttrMaxSharedMemoryPerBlockOptin"), (98, "cudaDevAttrCanFlushRemoteWrites"), (99, "cudaDevAttrHostRegisterSupported"), (100, "cudaDevAttrPageableMemoryAccessUsesHostPageTables"), (101, "cudaDevAttrDirectManagedMemAccessFromHost"), (106, "cudaDevAttrMaxBlocksPerMultiprocessor"), (108, "cudaDevAttrMaxPersistingL2CacheSize"), (109, "cudaDevAttrMaxAccessPolicyWindowSize"), (111, "cudaDevAttrReservedSharedMemoryPerBlock"), (112, "cudaDevAttrSparseCudaArraySupported"), (113, "cudaDevAttrHostRegisterReadOnlySupported"), (114, "cudaDevAttrTimelineSemaphoreInteropSupported"), (115, "cudaDevAttrMemoryPoolsSupported"), (116, "cudaDevAttrGPUDirectRDMASupported"), (117, "cudaDevAttrGPUDirectRDMAFlushWritesOptions"), (118, "cudaDevAttrGPUDirectRDMAWritesOrdering"), (119, "cudaDevAttrMemoryPoolSupportedHandleTypes"), (120, "cudaDevAttrClusterLaunch"), (121, "cudaDevAttrDeferredMappingCudaArraySupported"), (122, "cudaDevAttrReserved122"), (123, "cudaDevAttrReserved123"), (124, "cudaDevAttrReserved124"), (125, "cudaDevAttrIpcEventSupport"), (126, "cudaDevAttrMemSyncDomainCount"), (127, "cudaDevAttrReserved127"), (128, "cudaDevAttrReserved128"), (129, "cudaDevAttrReserved129"), (130, "cudaDevAttrNumaConfig"), (131, "cudaDevAttrNumaId"), (132, "cudaDevAttrReserved132"), (133, "cudaDevAttrMpsEnabled"), (134, "cudaDevAttrHostNumaId"), (135, "cudaDevAttrD3D12CigSupported"), (138, "cudaDevAttrVulkanCigSupported"), (139, "cudaDevAttrGpuPciDeviceId"), (140, "cudaDevAttrGpuPciSubsystemId"), (141, "cudaDevAttrReserved141"), (142, "cudaDevAttrHostNumaMemoryPoolsSupported"), (143, "cudaDevAttrHostNumaMultinodeIpcSupported"), (144, "cudaDevAttrHostMemoryPoolsSupported"), (145, "cudaDevAttrReserved145"), (147, "cudaDevAttrOnlyPartialHostNativeAtomicSupported"), (148, "cudaDevAttrAtomicReductionSupported"), (149, "cudaDevAttrLocalityDomainCount"), (150, "cudaDevAttrOversizedSharedMemoryPerBlock"), (151, "cudaDevAttrCigStreamsSupported"), (157, "cudaDevAttrLocalityDomainMultiprocessorCount"), (160, "cudaDevAttrTensorMapLargeTensorMinSize"), (161, "cudaDevAttrMax")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDeviceAttr", self.0, &[(1, "cudaDevAttrMaxThreadsPerBlock"), (2, "cudaDevAttrMaxBlockDimX"), (3, "cudaDevAttrMaxBlockDimY"), (4, "cudaDevAttrMaxBlockDimZ"), (5, "cudaDevAttrMaxGridDimX"), (6, "cudaDevAttrMaxGridDimY"), (7, "cudaDevAttrMaxGridDimZ"), (8, "cudaDevAttrMaxSharedMemoryPerBlock"), (9, "cudaDevAttrTotalConstantMemory"), (10, "cudaDevAttrWarpSize"), (11, "cudaDevAttrMaxPitch"), (12, "cudaDevAttrMaxRegistersPerBlock"), (13, "cudaDevAttrClockRate"), (14, "cudaDevAttrTextureAlignment"), (15, "cudaDevAttrGpuOverlap"), (16, "cudaDevAttrMultiProcessorCount"), (17, "cudaDevAttrKernelExecTimeout"), (18, "cudaDevAttrIntegrated"), (19, "cudaDevAttrCanMapHostMemory"), (20, "cudaDevAttrComputeMode"), (21, "cudaDevAttrMaxTexture1DWidth"), (22, "cudaDevAttrMaxTexture2DWidth"), (23, "cudaDevAttrMaxTexture2DHeight"), (24, "cudaDevAttrMaxTexture3DWidth"), (25, "cudaDevAttrMaxTexture3DHeight"), (26, "cudaDevAttrMaxTexture3DDepth"), (27, "cudaDevAttrMaxTexture2DLayeredWidth"), (28, "cudaDevAttrMaxTexture2DLayeredHeight"), (29, "cudaDevAttrMaxTexture2DLayeredLayers"), (30, "cudaDevAttrSurfaceAlignment"), (31, "cudaDevAttrConcurrentKernels"), (32, "cudaDevAttrEccEnabled"), (33, "cudaDevAttrPciBusId"), (34, "cudaDevAttrPciDeviceId"), (35, "cudaDevAttrTccDriver"), (36, "cudaDevAttrMemoryClockRate"), (37, "cudaDevAttrGlobalMemoryBusWidth"), (38, "cudaDevAttrL2CacheSize"), (39, "cudaDevAttrMaxThreadsPerMultiProcessor"), (40, "cudaDevAttrAsyncEngineCount"), (41, "cudaDevAttrUnifiedAddressing"), (42, "cudaDevAttrMaxTexture1DLayeredWidth"), (43, "cudaDevAttrMaxTexture1DLayeredLayers"), (45, "cudaDevAttrMaxTexture2DGatherWidth"), (46, "cudaDevAttrMaxTexture2DGatherHeight"), (47, "cudaDevAttrMaxTexture3DWidthAlt"), (48, "cudaDevAttrMaxTexture3DHeightAlt"), (49, "cudaDevAttrMaxTexture3DDepthAlt"), (50, "cudaDevAttrPciDomainId"), (51, "cudaDevAttrTexturePitchAlignment"), (52, "cudaDevAttrMaxTextureCubemapWidth"), (53, "cudaDevAttrMaxTextureCubemapLayeredWidth"), (54, "cudaDevAttrMaxTextureCubemapLayeredLayers"), (55, "cudaDevAttrMaxSurface1DWidth"), (56, "cudaDevAttrMaxSurface2DWidth"), (57, "cudaDevAttrMaxSurface2DHeight"), (58, "cudaDevAttrMaxSurface3DWidth"), (59, "cudaDevAttrMaxSurface3DHeight"), (60, "cudaDevAttrMaxSurface3DDepth"), (61, "cudaDevAttrMaxSurface1DLayeredWidth"), (62, "cudaDevAttrMaxSurface1DLayeredLayers"), (63, "cudaDevAttrMaxSurface2DLayeredWidth"), (64, "cudaDevAttrMaxSurface2DLayeredHeight"), (65, "cudaDevAttrMaxSurface2DLayeredLayers"), (66, "cudaDevAttrMaxSurfaceCubemapWidth"), (67, "cudaDevAttrMaxSurfaceCubemapLayeredWidth"), (68, "cudaDevAttrMaxSurfaceCubemapLayeredLayers"), (69, "cudaDevAttrMaxTexture1DLinearWidth"), (70, "cudaDevAttrMaxTexture2DLinearWidth"), (71, "cudaDevAttrMaxTexture2DLinearHeight"), (72, "cudaDevAttrMaxTexture2DLinearPitch"), (73, "cudaDevAttrMaxTexture2DMipmappedWidth"), (74, "cudaDevAttrMaxTexture2DMipmappedHeight"), (75, "cudaDevAttrComputeCapabilityMajor"), (76, "cudaDevAttrComputeCapabilityMinor"), (77, "cudaDevAttrMaxTexture1DMipmappedWidth"), (78, "cudaDevAttrStreamPrioritiesSupported"), (79, "cudaDevAttrGlobalL1CacheSupported"), (80, "cudaDevAttrLocalL1CacheSupported"), (81, "cudaDevAttrMaxSharedMemoryPerMultiprocessor"), (82, "cudaDevAttrMaxRegistersPerMultiprocessor"), (83, "cudaDevAttrManagedMemory"), (84, "cudaDevAttrIsMultiGpuBoard"), (85, "cudaDevAttrMultiGpuBoardGroupID"), (86, "cudaDevAttrHostNativeAtomicSupported"), (87, "cudaDevAttrSingleToDoublePrecisionPerfRatio"), (88, "cudaDevAttrPageableMemoryAccess"), (89, "cudaDevAttrConcurrentManagedAccess"), (90, "cudaDevAttrComputePreemptionSupported"), (91, "cudaDevAttrCanUseHostPointerForRegisteredMem"), (92, "cudaDevAttrReserved92"), (93, "cudaDevAttrReserved93"), (94, "cudaDevAttrReserved94"), (95, "cudaDevAttrCooperativeLaunch"), (96, "cudaDevAttrReserved96"), (97, "cudaDevAttrMaxSharedMemoryPerBlockOptin"), (98, "cudaDevAttrCanFlushRemoteWrites"), (99, "cudaDevAttrHostRegisterSupported"), (100, "cudaDevAttrPageableMemoryAccessUsesHostPageTables"), (101, "cudaDevAttrDirectManagedMemAccessFromHost"), (106, "cudaDevAttrMaxBlocksPerMultiprocessor"), (108, "cudaDevAttrMaxPersistingL2CacheSize"), (109, "cudaDevAttrMaxAccessPolicyWindowSize"), (111, "cudaDevAttrReservedSharedMemoryPerBlock"), (112, "cudaDevAttrSparseCudaArraySupported"), (113, "cudaDevAttrHostRegisterReadOnlySupported"), (114, "cudaDevAttrTimelineSemaphoreInteropSupported"), (115, "cudaDevAttrMemoryPoolsSupported"), (116, "cudaDevAttrGPUDirectRDMASupported"), (117, "cudaDevAttrGPUDirectRDMAFlushWritesOptions"), (118, "cudaDevAttrGPUDirectRDMAWritesOrdering"), (119, "cudaDevAttrMemoryPoolSupportedHandleTypes"), (120, "cudaDevAttrClusterLaunch"), (121, "cudaDevAttrDeferredMappingCudaArraySupported"), (122, "cudaDevAttrReserved122"), (123, "cudaDevAttrReserved123"), (124, "cudaDevAttrReserved124"), (125, "cudaDevAttrIpcEventSupport"), (126, "cudaDevAttrMemSyncDomainCount"), (127, "cudaDevAttrReserved127"), (128, "cudaDevAttrReserved128"), (129, "cudaDevAttrReserved129"), (130, "cudaDevAttrNumaConfig"), (131, "cudaDevAttrNumaId"), (132, "cudaDevAttrReserved132"), (133, "cudaDevAttrMpsEnabled"), (134, "cudaDevAttrHostNumaId"), (135, "cudaDevAttrD3D12CigSupported"), (138, "cudaDevAttrVulkanCigSupported"), (139, "cudaDevAttrGpuPciDeviceId"), (140, "cudaDevAttrGpuPciSubsystemId"), (141, "cudaDevAttrReserved141"), (142, "cudaDevAttrHostNumaMemoryPoolsSupported"), (143, "cudaDevAttrHostNumaMultinodeIpcSupported"), (144, "cudaDevAttrHostMemoryPoolsSupported"), (145, "cudaDevAttrReserved145"), (147, "cudaDevAttrOnlyPartialHostNativeAtomicSupported"), (148, "cudaDevAttrAtomicReductionSupported"), (149, "cudaDevAttrLocalityDomainCount"), (150, "cudaDevAttrOversizedSharedMemoryPerBlock"), (151, "cudaDevAttrCigStreamsSupported"), (157, "cudaDevAttrLocalityDomainMultiprocessorCount"), (160, "cudaDevAttrTensorMapLargeTensorMinSize"), (161, "cudaDevAttrMax")], false)
     }
 }
 impl cudaMemPoolAttr {
@@ -2503,7 +2503,7 @@ impl cudaMemPoolAttr {
 pub struct cudaMemPoolAttr(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemPoolAttr {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemPoolAttr", self.0, &[(1, "cudaMemPoolReuseFollowEventDependencies"), (2, "cudaMemPoolReuseAllowOpportunistic"), (3, "cudaMemPoolReuseAllowInternalDependencies"), (4, "cudaMemPoolAttrReleaseThreshold"), (5, "cudaMemPoolAttrReservedMemCurrent"), (6, "cudaMemPoolAttrReservedMemHigh"), (7, "cudaMemPoolAttrUsedMemCurrent"), (8, "cudaMemPoolAttrUsedMemHigh"), (9, "cudaMemPoolAttrAllocationType"), (10, "cudaMemPoolAttrExportHandleTypes"), (11, "cudaMemPoolAttrLocationId"), (12, "cudaMemPoolAttrLocationType"), (13, "cudaMemPoolAttrMaxPoolSize"), (14, "cudaMemPoolAttrHwDecompressEnabled"), (15, "cudaMemPoolAttrLocalityDomainId")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemPoolAttr", self.0, &[(1, "cudaMemPoolReuseFollowEventDependencies"), (2, "cudaMemPoolReuseAllowOpportunistic"), (3, "cudaMemPoolReuseAllowInternalDependencies"), (4, "cudaMemPoolAttrReleaseThreshold"), (5, "cudaMemPoolAttrReservedMemCurrent"), (6, "cudaMemPoolAttrReservedMemHigh"), (7, "cudaMemPoolAttrUsedMemCurrent"), (8, "cudaMemPoolAttrUsedMemHigh"), (9, "cudaMemPoolAttrAllocationType"), (10, "cudaMemPoolAttrExportHandleTypes"), (11, "cudaMemPoolAttrLocationId"), (12, "cudaMemPoolAttrLocationType"), (13, "cudaMemPoolAttrMaxPoolSize"), (14, "cudaMemPoolAttrHwDecompressEnabled"), (15, "cudaMemPoolAttrLocalityDomainId")], false)
     }
 }
 impl cudaMemLocationType {
@@ -2521,7 +2521,7 @@ impl cudaMemLocationType {
 pub struct cudaMemLocationType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemLocationType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemLocationType", self.0, &[(0, "cudaMemLocationTypeInvalid"), (1, "cudaMemLocationTypeDevice"), (2, "cudaMemLocationTypeHost"), (3, "cudaMemLocationTypeHostNuma"), (4, "cudaMemLocationTypeHostNumaCurrent"), (5, "cudaMemLocationTypeInvisible"), (6, "cudaMemLocationTypeDeviceLocalityDomain")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemLocationType", self.0, &[(0, "cudaMemLocationTypeInvalid"), (1, "cudaMemLocationTypeDevice"), (2, "cudaMemLocationTypeHost"), (3, "cudaMemLocationTypeHostNuma"), (4, "cudaMemLocationTypeHostNumaCurrent"), (5, "cudaMemLocationTypeInvisible"), (6, "cudaMemLocationTypeDeviceLocalityDomain")], false)
     }
 }
 impl cudaMemAccessFlags {
@@ -2560,7 +2560,7 @@ impl ::core::ops::BitAndAssign for cudaMemAccessFlags {
 pub struct cudaMemAccessFlags(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemAccessFlags {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemAccessFlags", self.0, &[(0, "cudaMemAccessFlagsProtNone"), (1, "cudaMemAccessFlagsProtRead"), (3, "cudaMemAccessFlagsProtReadWrite")], true)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemAccessFlags", self.0, &[(0, "cudaMemAccessFlagsProtNone"), (1, "cudaMemAccessFlagsProtRead"), (3, "cudaMemAccessFlagsProtReadWrite")], true)
     }
 }
 impl cudaMemAllocationType {
@@ -2574,7 +2574,7 @@ impl cudaMemAllocationType {
 pub struct cudaMemAllocationType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemAllocationType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemAllocationType", self.0, &[(0, "cudaMemAllocationTypeInvalid"), (1, "cudaMemAllocationTypePinned"), (2, "cudaMemAllocationTypeManaged"), (2147483647, "cudaMemAllocationTypeMax")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemAllocationType", self.0, &[(0, "cudaMemAllocationTypeInvalid"), (1, "cudaMemAllocationTypePinned"), (2, "cudaMemAllocationTypeManaged"), (2147483647, "cudaMemAllocationTypeMax")], false)
     }
 }
 impl cudaMemAllocationHandleType {
@@ -2589,7 +2589,7 @@ impl cudaMemAllocationHandleType {
 pub struct cudaMemAllocationHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemAllocationHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemAllocationHandleType", self.0, &[(0, "cudaMemHandleTypeNone"), (1, "cudaMemHandleTypePosixFileDescriptor"), (2, "cudaMemHandleTypeWin32"), (4, "cudaMemHandleTypeWin32Kmt"), (8, "cudaMemHandleTypeFabric")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemAllocationHandleType", self.0, &[(0, "cudaMemHandleTypeNone"), (1, "cudaMemHandleTypePosixFileDescriptor"), (2, "cudaMemHandleTypeWin32"), (4, "cudaMemHandleTypeWin32Kmt"), (8, "cudaMemHandleTypeFabric")], false)
     }
 }
 impl cudaGraphMemAttributeType {
@@ -2603,7 +2603,7 @@ impl cudaGraphMemAttributeType {
 pub struct cudaGraphMemAttributeType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphMemAttributeType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphMemAttributeType", self.0, &[(0, "cudaGraphMemAttrUsedMemCurrent"), (1, "cudaGraphMemAttrUsedMemHigh"), (2, "cudaGraphMemAttrReservedMemCurrent"), (3, "cudaGraphMemAttrReservedMemHigh")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphMemAttributeType", self.0, &[(0, "cudaGraphMemAttrUsedMemCurrent"), (1, "cudaGraphMemAttrUsedMemHigh"), (2, "cudaGraphMemAttrReservedMemCurrent"), (3, "cudaGraphMemAttrReservedMemHigh")], false)
     }
 }
 impl cudaMemcpySrcAccessOrder {
@@ -2618,7 +2618,7 @@ impl cudaMemcpySrcAccessOrder {
 pub struct cudaMemcpySrcAccessOrder(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpySrcAccessOrder {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemcpySrcAccessOrder", self.0, &[(0, "cudaMemcpySrcAccessOrderInvalid"), (1, "cudaMemcpySrcAccessOrderStream"), (2, "cudaMemcpySrcAccessOrderDuringApiCall"), (3, "cudaMemcpySrcAccessOrderAny"), (2147483647, "cudaMemcpySrcAccessOrderMax")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemcpySrcAccessOrder", self.0, &[(0, "cudaMemcpySrcAccessOrderInvalid"), (1, "cudaMemcpySrcAccessOrderStream"), (2, "cudaMemcpySrcAccessOrderDuringApiCall"), (3, "cudaMemcpySrcAccessOrderAny"), (2147483647, "cudaMemcpySrcAccessOrderMax")], false)
     }
 }
 impl cudaMemcpy3DOperandType {
@@ -2631,7 +2631,7 @@ impl cudaMemcpy3DOperandType {
 pub struct cudaMemcpy3DOperandType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaMemcpy3DOperandType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaMemcpy3DOperandType", self.0, &[(1, "cudaMemcpyOperandTypePointer"), (2, "cudaMemcpyOperandTypeArray"), (2147483647, "cudaMemcpyOperandTypeMax")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaMemcpy3DOperandType", self.0, &[(1, "cudaMemcpyOperandTypePointer"), (2, "cudaMemcpyOperandTypeArray"), (2147483647, "cudaMemcpyOperandTypeMax")], false)
     }
 }
 impl cudaDeviceP2PAttr {
@@ -2646,7 +2646,7 @@ impl cudaDeviceP2PAttr {
 pub struct cudaDeviceP2PAttr(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDeviceP2PAttr {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDeviceP2PAttr", self.0, &[(1, "cudaDevP2PAttrPerformanceRank"), (2, "cudaDevP2PAttrAccessSupported"), (3, "cudaDevP2PAttrNativeAtomicSupported"), (4, "cudaDevP2PAttrCudaArrayAccessSupported"), (5, "cudaDevP2PAttrOnlyPartialNativeAtomicSupported")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDeviceP2PAttr", self.0, &[(1, "cudaDevP2PAttrPerformanceRank"), (2, "cudaDevP2PAttrAccessSupported"), (3, "cudaDevP2PAttrNativeAtomicSupported"), (4, "cudaDevP2PAttrCudaArrayAccessSupported"), (5, "cudaDevP2PAttrOnlyPartialNativeAtomicSupported")], false)
     }
 }
 impl cudaAtomicOperation {
@@ -2669,7 +2669,7 @@ impl cudaAtomicOperation {
 pub struct cudaAtomicOperation(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaAtomicOperation {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaAtomicOperation", self.0, &[(0, "cudaAtomicOperationIntegerAdd"), (1, "cudaAtomicOperationIntegerMin"), (2, "cudaAtomicOperationIntegerMax"), (3, "cudaAtomicOperationIntegerIncrement"), (4, "cudaAtomicOperationIntegerDecrement"), (5, "cudaAtomicOperationAnd"), (6, "cudaAtomicOperationOr"), (7, "cudaAtomicOperationXOR"), (8, "cudaAtomicOperationExchange"), (9, "cudaAtomicOperationCAS"), (10, "cudaAtomicOperationFloatAdd"), (11, "cudaAtomicOperationFloatMin"), (12, "cudaAtomicOperationFloatMax")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaAtomicOperation", self.0, &[(0, "cudaAtomicOperationIntegerAdd"), (1, "cudaAtomicOperationIntegerMin"), (2, "cudaAtomicOperationIntegerMax"), (3, "cudaAtomicOperationIntegerIncrement"), (4, "cudaAtomicOperationIntegerDecrement"), (5, "cudaAtomicOperationAnd"), (6, "cudaAtomicOperationOr"), (7, "cudaAtomicOperationXOR"), (8, "cudaAtomicOperationExchange"), (9, "cudaAtomicOperationCAS"), (10, "cudaAtomicOperationFloatAdd"), (11, "cudaAtomicOperationFloatMin"), (12, "cudaAtomicOperationFloatMax")], false)
     }
 }
 impl cudaExternalMemoryHandleType {
@@ -2687,7 +2687,7 @@ impl cudaExternalMemoryHandleType {
 pub struct cudaExternalMemoryHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaExternalMemoryHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaExternalMemoryHandleType", self.0, &[(1, "cudaExternalMemoryHandleTypeOpaqueFd"), (2, "cudaExternalMemoryHandleTypeOpaqueWin32"), (3, "cudaExternalMemoryHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalMemoryHandleTypeD3D12Heap"), (5, "cudaExternalMemoryHandleTypeD3D12Resource"), (6, "cudaExternalMemoryHandleTypeD3D11Resource"), (7, "cudaExternalMemoryHandleTypeD3D11ResourceKmt"), (8, "cudaExternalMemoryHandleTypeNvSciBuf")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaExternalMemoryHandleType", self.0, &[(1, "cudaExternalMemoryHandleTypeOpaqueFd"), (2, "cudaExternalMemoryHandleTypeOpaqueWin32"), (3, "cudaExternalMemoryHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalMemoryHandleTypeD3D12Heap"), (5, "cudaExternalMemoryHandleTypeD3D12Resource"), (6, "cudaExternalMemoryHandleTypeD3D11Resource"), (7, "cudaExternalMemoryHandleTypeD3D11ResourceKmt"), (8, "cudaExternalMemoryHandleTypeNvSciBuf")], false)
     }
 }
 impl cudaExternalSemaphoreHandleType {
@@ -2707,7 +2707,7 @@ impl cudaExternalSemaphoreHandleType {
 pub struct cudaExternalSemaphoreHandleType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaExternalSemaphoreHandleType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaExternalSemaphoreHandleType", self.0, &[(1, "cudaExternalSemaphoreHandleTypeOpaqueFd"), (2, "cudaExternalSemaphoreHandleTypeOpaqueWin32"), (3, "cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalSemaphoreHandleTypeD3D12Fence"), (5, "cudaExternalSemaphoreHandleTypeD3D11Fence"), (6, "cudaExternalSemaphoreHandleTypeNvSciSync"), (7, "cudaExternalSemaphoreHandleTypeKeyedMutex"), (8, "cudaExternalSemaphoreHandleTypeKeyedMutexKmt"), (9, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd"), (10, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaExternalSemaphoreHandleType", self.0, &[(1, "cudaExternalSemaphoreHandleTypeOpaqueFd"), (2, "cudaExternalSemaphoreHandleTypeOpaqueWin32"), (3, "cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt"), (4, "cudaExternalSemaphoreHandleTypeD3D12Fence"), (5, "cudaExternalSemaphoreHandleTypeD3D11Fence"), (6, "cudaExternalSemaphoreHandleTypeNvSciSync"), (7, "cudaExternalSemaphoreHandleTypeKeyedMutex"), (8, "cudaExternalSemaphoreHandleTypeKeyedMutexKmt"), (9, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd"), (10, "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32")], false)
     }
 }
 impl cudaDevResourceType {
@@ -2721,7 +2721,7 @@ impl cudaDevResourceType {
 pub struct cudaDevResourceType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDevResourceType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDevResourceType", self.0, &[(0, "cudaDevResourceTypeInvalid"), (1, "cudaDevResourceTypeSm"), (1000, "cudaDevResourceTypeWorkqueueConfig"), (10000, "cudaDevResourceTypeWorkqueue")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDevResourceType", self.0, &[(0, "cudaDevResourceTypeInvalid"), (1, "cudaDevResourceTypeSm"), (1000, "cudaDevResourceTypeWorkqueueConfig"), (10000, "cudaDevResourceTypeWorkqueue")], false)
     }
 }
 impl cudaDevWorkqueueConfigScope {
@@ -2733,7 +2733,7 @@ impl cudaDevWorkqueueConfigScope {
 pub struct cudaDevWorkqueueConfigScope(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDevWorkqueueConfigScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDevWorkqueueConfigScope", self.0, &[(0, "cudaDevWorkqueueConfigScopeDeviceCtx"), (1, "cudaDevWorkqueueConfigScopeGreenCtxBalanced")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDevWorkqueueConfigScope", self.0, &[(0, "cudaDevWorkqueueConfigScopeDeviceCtx"), (1, "cudaDevWorkqueueConfigScopeGreenCtxBalanced")], false)
     }
 }
 impl cudaJitOption {
@@ -2760,7 +2760,7 @@ impl cudaJitOption {
 pub struct cudaJitOption(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaJitOption {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaJitOption", self.0, &[(0, "cudaJitMaxRegisters"), (1, "cudaJitThreadsPerBlock"), (2, "cudaJitWallTime"), (3, "cudaJitInfoLogBuffer"), (4, "cudaJitInfoLogBufferSizeBytes"), (5, "cudaJitErrorLogBuffer"), (6, "cudaJitErrorLogBufferSizeBytes"), (7, "cudaJitOptimizationLevel"), (10, "cudaJitFallbackStrategy"), (11, "cudaJitGenerateDebugInfo"), (12, "cudaJitLogVerbose"), (13, "cudaJitGenerateLineInfo"), (14, "cudaJitCacheMode"), (30, "cudaJitPositionIndependentCode"), (31, "cudaJitMinCtaPerSm"), (32, "cudaJitMaxThreadsPerBlock"), (33, "cudaJitOverrideDirectiveValues")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaJitOption", self.0, &[(0, "cudaJitMaxRegisters"), (1, "cudaJitThreadsPerBlock"), (2, "cudaJitWallTime"), (3, "cudaJitInfoLogBuffer"), (4, "cudaJitInfoLogBufferSizeBytes"), (5, "cudaJitErrorLogBuffer"), (6, "cudaJitErrorLogBufferSizeBytes"), (7, "cudaJitOptimizationLevel"), (10, "cudaJitFallbackStrategy"), (11, "cudaJitGenerateDebugInfo"), (12, "cudaJitLogVerbose"), (13, "cudaJitGenerateLineInfo"), (14, "cudaJitCacheMode"), (30, "cudaJitPositionIndependentCode"), (31, "cudaJitMinCtaPerSm"), (32, "cudaJitMaxThreadsPerBlock"), (33, "cudaJitOverrideDirectiveValues")], false)
     }
 }
 impl cudaLibraryOption {
@@ -2772,7 +2772,7 @@ impl cudaLibraryOption {
 pub struct cudaLibraryOption(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLibraryOption {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaLibraryOption", self.0, &[(0, "cudaLibraryHostUniversalFunctionAndDataTable"), (1, "cudaLibraryBinaryIsPreserved")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaLibraryOption", self.0, &[(0, "cudaLibraryHostUniversalFunctionAndDataTable"), (1, "cudaLibraryBinaryIsPreserved")], false)
     }
 }
 impl cudaKernelFunctionType {
@@ -2786,7 +2786,7 @@ impl cudaKernelFunctionType {
 pub struct cudaKernelFunctionType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaKernelFunctionType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaKernelFunctionType", self.0, &[(0, "cudaKernelFunctionTypeUnspecified"), (1, "cudaKernelFunctionTypeDeviceEntry"), (2, "cudaKernelFunctionTypeKernel"), (3, "cudaKernelFunctionTypeFunction")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaKernelFunctionType", self.0, &[(0, "cudaKernelFunctionTypeUnspecified"), (1, "cudaKernelFunctionTypeDeviceEntry"), (2, "cudaKernelFunctionTypeKernel"), (3, "cudaKernelFunctionTypeFunction")], false)
     }
 }
 impl cudaGraphConditionalNodeType {
@@ -2799,7 +2799,7 @@ impl cudaGraphConditionalNodeType {
 pub struct cudaGraphConditionalNodeType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphConditionalNodeType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphConditionalNodeType", self.0, &[(0, "cudaGraphCondTypeIf"), (1, "cudaGraphCondTypeWhile"), (2, "cudaGraphCondTypeSwitch")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphConditionalNodeType", self.0, &[(0, "cudaGraphCondTypeIf"), (1, "cudaGraphCondTypeWhile"), (2, "cudaGraphCondTypeSwitch")], false)
     }
 }
 impl cudaGraphNodeType {
@@ -2826,7 +2826,7 @@ impl cudaGraphNodeType {
 pub struct cudaGraphNodeType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphNodeType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphNodeType", self.0, &[(0, "cudaGraphNodeTypeKernel"), (1, "cudaGraphNodeTypeMemcpy"), (2, "cudaGraphNodeTypeMemset"), (3, "cudaGraphNodeTypeHost"), (4, "cudaGraphNodeTypeGraph"), (5, "cudaGraphNodeTypeEmpty"), (6, "cudaGraphNodeTypeWaitEvent"), (7, "cudaGraphNodeTypeEventRecord"), (8, "cudaGraphNodeTypeExtSemaphoreSignal"), (9, "cudaGraphNodeTypeExtSemaphoreWait"), (10, "cudaGraphNodeTypeMemAlloc"), (11, "cudaGraphNodeTypeMemFree"), (13, "cudaGraphNodeTypeConditional"), (14, "cudaGraphNodeTypeMemcpyBatch"), (16, "cudaGraphNodeTypeReserved16"), (17, "cudaGraphNodeTypeExternalEngine"), (18, "cudaGraphNodeTypeCount")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphNodeType", self.0, &[(0, "cudaGraphNodeTypeKernel"), (1, "cudaGraphNodeTypeMemcpy"), (2, "cudaGraphNodeTypeMemset"), (3, "cudaGraphNodeTypeHost"), (4, "cudaGraphNodeTypeGraph"), (5, "cudaGraphNodeTypeEmpty"), (6, "cudaGraphNodeTypeWaitEvent"), (7, "cudaGraphNodeTypeEventRecord"), (8, "cudaGraphNodeTypeExtSemaphoreSignal"), (9, "cudaGraphNodeTypeExtSemaphoreWait"), (10, "cudaGraphNodeTypeMemAlloc"), (11, "cudaGraphNodeTypeMemFree"), (13, "cudaGraphNodeTypeConditional"), (14, "cudaGraphNodeTypeMemcpyBatch"), (16, "cudaGraphNodeTypeReserved16"), (17, "cudaGraphNodeTypeExternalEngine"), (18, "cudaGraphNodeTypeCount")], false)
     }
 }
 impl cudaGraphChildGraphNodeOwnership {
@@ -2839,7 +2839,7 @@ impl cudaGraphChildGraphNodeOwnership {
 pub struct cudaGraphChildGraphNodeOwnership(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for cudaGraphChildGraphNodeOwnership {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphChildGraphNodeOwnership", self.0, &[(0, "cudaGraphChildGraphOwnershipClone"), (1, "cudaGraphChildGraphOwnershipMove"), (-1, "cudaGraphChildGraphOwnershipInvalid")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphChildGraphNodeOwnership", self.0, &[(0, "cudaGraphChildGraphOwnershipClone"), (1, "cudaGraphChildGraphOwnershipMove"), (-1, "cudaGraphChildGraphOwnershipInvalid")], false)
     }
 }
 impl cudaGraphExecUpdateResult {
@@ -2858,7 +2858,7 @@ impl cudaGraphExecUpdateResult {
 pub struct cudaGraphExecUpdateResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphExecUpdateResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphExecUpdateResult", self.0, &[(0, "cudaGraphExecUpdateSuccess"), (1, "cudaGraphExecUpdateError"), (2, "cudaGraphExecUpdateErrorTopologyChanged"), (3, "cudaGraphExecUpdateErrorNodeTypeChanged"), (4, "cudaGraphExecUpdateErrorFunctionChanged"), (5, "cudaGraphExecUpdateErrorParametersChanged"), (6, "cudaGraphExecUpdateErrorNotSupported"), (7, "cudaGraphExecUpdateErrorUnsupportedFunctionChange"), (8, "cudaGraphExecUpdateErrorAttributesChanged")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphExecUpdateResult", self.0, &[(0, "cudaGraphExecUpdateSuccess"), (1, "cudaGraphExecUpdateError"), (2, "cudaGraphExecUpdateErrorTopologyChanged"), (3, "cudaGraphExecUpdateErrorNodeTypeChanged"), (4, "cudaGraphExecUpdateErrorFunctionChanged"), (5, "cudaGraphExecUpdateErrorParametersChanged"), (6, "cudaGraphExecUpdateErrorNotSupported"), (7, "cudaGraphExecUpdateErrorUnsupportedFunctionChange"), (8, "cudaGraphExecUpdateErrorAttributesChanged")], false)
     }
 }
 impl cudaGraphInstantiateResult {
@@ -2874,7 +2874,7 @@ impl cudaGraphInstantiateResult {
 pub struct cudaGraphInstantiateResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaGraphInstantiateResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaGraphInstantiateResult", self.0, &[(0, "cudaGraphInstantiateSuccess"), (1, "cudaGraphInstantiateError"), (2, "cudaGraphInstantiateInvalidStructure"), (3, "cudaGraphInstantiateNodeOperationNotSupported"), (4, "cudaGraphInstantiateMultipleDevicesNotSupported"), (5, "cudaGraphInstantiateConditionalHandleUnused")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaGraphInstantiateResult", self.0, &[(0, "cudaGraphInstantiateSuccess"), (1, "cudaGraphInstantiateError"), (2, "cudaGraphInstantiateInvalidStructure"), (3, "cudaGraphInstantiateNodeOperationNotSupported"), (4, "cudaGraphInstantiateMultipleDevicesNotSupported"), (5, "cudaGraphInstantiateConditionalHandleUnused")], false)
     }
 }
 impl cudaDriverEntryPointQueryResult {
@@ -2887,7 +2887,7 @@ impl cudaDriverEntryPointQueryResult {
 pub struct cudaDriverEntryPointQueryResult(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaDriverEntryPointQueryResult {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaDriverEntryPointQueryResult", self.0, &[(0, "cudaDriverEntryPointSuccess"), (1, "cudaDriverEntryPointSymbolNotFound"), (2, "cudaDriverEntryPointVersionNotSufficent")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaDriverEntryPointQueryResult", self.0, &[(0, "cudaDriverEntryPointSuccess"), (1, "cudaDriverEntryPointSymbolNotFound"), (2, "cudaDriverEntryPointVersionNotSufficent")], false)
     }
 }
 impl cudaLaunchMemSyncDomain {
@@ -2899,7 +2899,7 @@ impl cudaLaunchMemSyncDomain {
 pub struct cudaLaunchMemSyncDomain(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLaunchMemSyncDomain {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaLaunchMemSyncDomain", self.0, &[(0, "cudaLaunchMemSyncDomainDefault"), (1, "cudaLaunchMemSyncDomainRemote")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaLaunchMemSyncDomain", self.0, &[(0, "cudaLaunchMemSyncDomainDefault"), (1, "cudaLaunchMemSyncDomainRemote")], false)
     }
 }
 impl cudaLaunchAttributePortableClusterMode {
@@ -2912,7 +2912,7 @@ impl cudaLaunchAttributePortableClusterMode {
 pub struct cudaLaunchAttributePortableClusterMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLaunchAttributePortableClusterMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaLaunchAttributePortableClusterMode", self.0, &[(0, "cudaLaunchPortableClusterModeDefault"), (1, "cudaLaunchPortableClusterModeRequirePortable"), (2, "cudaLaunchPortableClusterModeAllowNonPortable")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaLaunchAttributePortableClusterMode", self.0, &[(0, "cudaLaunchPortableClusterModeDefault"), (1, "cudaLaunchPortableClusterModeRequirePortable"), (2, "cudaLaunchPortableClusterModeAllowNonPortable")], false)
     }
 }
 impl cudaLaunchAttributeID {
@@ -2940,7 +2940,7 @@ impl cudaLaunchAttributeID {
 pub struct cudaLaunchAttributeID(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaLaunchAttributeID {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaLaunchAttributeID", self.0, &[(0, "cudaLaunchAttributeIgnore"), (1, "cudaLaunchAttributeAccessPolicyWindow"), (2, "cudaLaunchAttributeCooperative"), (3, "cudaLaunchAttributeSynchronizationPolicy"), (4, "cudaLaunchAttributeClusterDimension"), (5, "cudaLaunchAttributeClusterSchedulingPolicyPreference"), (6, "cudaLaunchAttributeProgrammaticStreamSerialization"), (7, "cudaLaunchAttributeProgrammaticEvent"), (8, "cudaLaunchAttributePriority"), (9, "cudaLaunchAttributeMemSyncDomainMap"), (10, "cudaLaunchAttributeMemSyncDomain"), (11, "cudaLaunchAttributePreferredClusterDimension"), (12, "cudaLaunchAttributeLaunchCompletionEvent"), (13, "cudaLaunchAttributeDeviceUpdatableKernelNode"), (14, "cudaLaunchAttributePreferredSharedMemoryCarveout"), (16, "cudaLaunchAttributeNvlinkUtilCentricScheduling"), (17, "cudaLaunchAttributePortableClusterSizeMode"), (18, "cudaLaunchAttributeSharedMemoryMode")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaLaunchAttributeID", self.0, &[(0, "cudaLaunchAttributeIgnore"), (1, "cudaLaunchAttributeAccessPolicyWindow"), (2, "cudaLaunchAttributeCooperative"), (3, "cudaLaunchAttributeSynchronizationPolicy"), (4, "cudaLaunchAttributeClusterDimension"), (5, "cudaLaunchAttributeClusterSchedulingPolicyPreference"), (6, "cudaLaunchAttributeProgrammaticStreamSerialization"), (7, "cudaLaunchAttributeProgrammaticEvent"), (8, "cudaLaunchAttributePriority"), (9, "cudaLaunchAttributeMemSyncDomainMap"), (10, "cudaLaunchAttributeMemSyncDomain"), (11, "cudaLaunchAttributePreferredClusterDimension"), (12, "cudaLaunchAttributeLaunchCompletionEvent"), (13, "cudaLaunchAttributeDeviceUpdatableKernelNode"), (14, "cudaLaunchAttributePreferredSharedMemoryCarveout"), (16, "cudaLaunchAttributeNvlinkUtilCentricScheduling"), (17, "cudaLaunchAttributePortableClusterSizeMode"), (18, "cudaLaunchAttributeSharedMemoryMode")], false)
     }
 }
 impl cudaAsyncNotificationType_enum {
@@ -2951,7 +2951,7 @@ impl cudaAsyncNotificationType_enum {
 pub struct cudaAsyncNotificationType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaAsyncNotificationType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaAsyncNotificationType_enum", self.0, &[(1, "cudaAsyncNotificationTypeOverBudget")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaAsyncNotificationType_enum", self.0, &[(1, "cudaAsyncNotificationTypeOverBudget")], false)
     }
 }
 impl CUDAlogLevel_enum {
@@ -2963,7 +2963,7 @@ impl CUDAlogLevel_enum {
 pub struct CUDAlogLevel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for CUDAlogLevel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "CUDAlogLevel_enum", self.0, &[(0, "cudaLogLevelError"), (1, "cudaLogLevelWarning")], false)
+        ::cushim_runtime::private::fmt_enum(f, "CUDAlogLevel_enum", self.0, &[(0, "cudaLogLevelError"), (1, "cudaLogLevelWarning")], false)
     }
 }
 impl cudaTextureAddressMode {
@@ -2977,7 +2977,7 @@ impl cudaTextureAddressMode {
 pub struct cudaTextureAddressMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaTextureAddressMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaTextureAddressMode", self.0, &[(0, "cudaAddressModeWrap"), (1, "cudaAddressModeClamp"), (2, "cudaAddressModeMirror"), (3, "cudaAddressModeBorder")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaTextureAddressMode", self.0, &[(0, "cudaAddressModeWrap"), (1, "cudaAddressModeClamp"), (2, "cudaAddressModeMirror"), (3, "cudaAddressModeBorder")], false)
     }
 }
 impl cudaTextureFilterMode {
@@ -2989,7 +2989,7 @@ impl cudaTextureFilterMode {
 pub struct cudaTextureFilterMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaTextureFilterMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaTextureFilterMode", self.0, &[(0, "cudaFilterModePoint"), (1, "cudaFilterModeLinear")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaTextureFilterMode", self.0, &[(0, "cudaFilterModePoint"), (1, "cudaFilterModeLinear")], false)
     }
 }
 impl cudaTextureReadMode {
@@ -3001,7 +3001,7 @@ impl cudaTextureReadMode {
 pub struct cudaTextureReadMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cudaTextureReadMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "cudaTextureReadMode", self.0, &[(0, "cudaReadModeElementType"), (1, "cudaReadModeNormalizedFloat")], false)
+        ::cushim_runtime::private::fmt_enum(f, "cudaTextureReadMode", self.0, &[(0, "cudaReadModeElementType"), (1, "cudaReadModeNormalizedFloat")], false)
     }
 }
 }
@@ -3069,7 +3069,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -3120,14 +3120,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -3136,7 +3136,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -3146,7 +3146,7 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 #[allow(unused_imports)]
@@ -3175,153 +3175,153 @@ pub fn stream_mode() -> StreamMode {
 #[allow(dead_code)]
 #[must_use]
 pub fn stream_mode_warning() -> Option<String> {
-    cushim_runtime::stream_mode_warning(CUSHIM_INFO.default_stream)
+    cushim_runtime::private::stream_mode_warning(CUSHIM_INFO.default_stream)
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"cudaSuccess", text: c"cudasuccess" },
-    cushim_runtime::StatusText { code: 1, name: c"cudaErrorInvalidValue", text: c"cudaerrorinvalidvalue" },
-    cushim_runtime::StatusText { code: 2, name: c"cudaErrorMemoryAllocation", text: c"cudaerrormemoryallocation" },
-    cushim_runtime::StatusText { code: 3, name: c"cudaErrorInitializationError", text: c"cudaerrorinitializationerror" },
-    cushim_runtime::StatusText { code: 4, name: c"cudaErrorCudartUnloading", text: c"cudaerrorcudartunloading" },
-    cushim_runtime::StatusText { code: 5, name: c"cudaErrorProfilerDisabled", text: c"cudaerrorprofilerdisabled" },
-    cushim_runtime::StatusText { code: 6, name: c"cudaErrorProfilerNotInitialized", text: c"cudaerrorprofilernotinitialized" },
-    cushim_runtime::StatusText { code: 7, name: c"cudaErrorProfilerAlreadyStarted", text: c"cudaerrorprofileralreadystarted" },
-    cushim_runtime::StatusText { code: 8, name: c"cudaErrorProfilerAlreadyStopped", text: c"cudaerrorprofileralreadystopped" },
-    cushim_runtime::StatusText { code: 9, name: c"cudaErrorInvalidConfiguration", text: c"cudaerrorinvalidconfiguration" },
-    cushim_runtime::StatusText { code: 10, name: c"cudaErrorVersionTranslation", text: c"cudaerrorversiontranslation" },
-    cushim_runtime::StatusText { code: 12, name: c"cudaErrorInvalidPitchValue", text: c"cudaerrorinvalidpitchvalue" },
-    cushim_runtime::StatusText { code: 13, name: c"cudaErrorInvalidSymbol", text: c"cudaerrorinvalidsymbol" },
-    cushim_runtime::StatusText { code: 16, name: c"cudaErrorInvalidHostPointer", text: c"cudaerrorinvalidhostpointer" },
-    cushim_runtime::StatusText { code: 17, name: c"cudaErrorInvalidDevicePointer", text: c"cudaerrorinvaliddevicepointer" },
-    cushim_runtime::StatusText { code: 18, name: c"cudaErrorInvalidTexture", text: c"cudaerrorinvalidtexture" },
-    cushim_runtime::StatusText { code: 19, name: c"cudaErrorInvalidTextureBinding", text: c"cudaerrorinvalidtexturebinding" },
-    cushim_runtime::StatusText { code: 20, name: c"cudaErrorInvalidChannelDescriptor", text: c"cudaerrorinvalidchanneldescriptor" },
-    cushim_runtime::StatusText { code: 21, name: c"cudaErrorInvalidMemcpyDirection", text: c"cudaerrorinvalidmemcpydirection" },
-    cushim_runtime::StatusText { code: 22, name: c"cudaErrorAddressOfConstant", text: c"cudaerroraddressofconstant" },
-    cushim_runtime::StatusText { code: 23, name: c"cudaErrorTextureFetchFailed", text: c"cudaerrortexturefetchfailed" },
-    cushim_runtime::StatusText { code: 24, name: c"cudaErrorTextureNotBound", text: c"cudaerrortexturenotbound" },
-    cushim_runtime::StatusText { code: 25, name: c"cudaErrorSynchronizationError", text: c"cudaerrorsynchronizationerror" },
-    cushim_runtime::StatusText { code: 26, name: c"cudaErrorInvalidFilterSetting", text: c"cudaerrorinvalidfiltersetting" },
-    cushim_runtime::StatusText { code: 27, name: c"cudaErrorInvalidNormSetting", text: c"cudaerrorinvalidnormsetting" },
-    cushim_runtime::StatusText { code: 28, name: c"cudaErrorMixedDeviceExecution", text: c"cudaerrormixeddeviceexecution" },
-    cushim_runtime::StatusText { code: 31, name: c"cudaErrorNotYetImplemented", text: c"cudaerrornotyetimplemented" },
-    cushim_runtime::StatusText { code: 32, name: c"cudaErrorMemoryValueTooLarge", text: c"cudaerrormemoryvaluetoolarge" },
-    cushim_runtime::StatusText { code: 34, name: c"cudaErrorStubLibrary", text: c"cudaerrorstublibrary" },
-    cushim_runtime::StatusText { code: 35, name: c"cudaErrorInsufficientDriver", text: c"cudaerrorinsufficientdriver" },
-    cushim_runtime::StatusText { code: 36, name: c"cudaErrorCallRequiresNewerDriver", text: c"cudaerrorcallrequiresnewerdriver" },
-    cushim_runtime::StatusText { code: 37, name: c"cudaErrorInvalidSurface", text: c"cudaerrorinvalidsurface" },
-    cushim_runtime::StatusText { code: 43, name: c"cudaErrorDuplicateVariableName", text: c"cudaerrorduplicatevariablename" },
-    cushim_runtime::StatusText { code: 44, name: c"cudaErrorDuplicateTextureName", text: c"cudaerrorduplicatetexturename" },
-    cushim_runtime::StatusText { code: 45, name: c"cudaErrorDuplicateSurfaceName", text: c"cudaerrorduplicatesurfacename" },
-    cushim_runtime::StatusText { code: 46, name: c"cudaErrorDevicesUnavailable", text: c"cudaerrordevicesunavailable" },
-    cushim_runtime::StatusText { code: 49, name: c"cudaErrorIncompatibleDriverContext", text: c"cudaerrorincompatibledrivercontext" },
-    cushim_runtime::StatusText { code: 52, name: c"cudaErrorMissingConfiguration", text: c"cudaerrormissingconfiguration" },
-    cushim_runtime::StatusText { code: 53, name: c"cudaErrorPriorLaunchFailure", text: c"cudaerrorpriorlaunchfailure" },
-    cushim_runtime::StatusText { code: 65, name: c"cudaErrorLaunchMaxDepthExceeded", text: c"cudaerrorlaunchmaxdepthexceeded" },
-    cushim_runtime::StatusText { code: 66, name: c"cudaErrorLaunchFileScopedTex", text: c"cudaerrorlaunchfilescopedtex" },
-    cushim_runtime::StatusText { code: 67, name: c"cudaErrorLaunchFileScopedSurf", text: c"cudaerrorlaunchfilescopedsurf" },
-    cushim_runtime::StatusText { code: 68, name: c"cudaErrorSyncDepthExceeded", text: c"cudaerrorsyncdepthexceeded" },
-    cushim_runtime::StatusText { code: 69, name: c"cudaErrorLaunchPendingCountExceeded", text: c"cudaerrorlaunchpendingcountexceeded" },
-    cushim_runtime::StatusText { code: 98, name: c"cudaErrorInvalidDeviceFunction", text: c"cudaerrorinvaliddevicefunction" },
-    cushim_runtime::StatusText { code: 100, name: c"cudaErrorNoDevice", text: c"cudaerrornodevice" },
-    cushim_runtime::StatusText { code: 101, name: c"cudaErrorInvalidDevice", text: c"cudaerrorinvaliddevice" },
-    cushim_runtime::StatusText { code: 102, name: c"cudaErrorDeviceNotLicensed", text: c"cudaerrordevicenotlicensed" },
-    cushim_runtime::StatusText { code: 103, name: c"cudaErrorSoftwareValidityNotEstablished", text: c"cudaerrorsoftwarevaliditynotestablished" },
-    cushim_runtime::StatusText { code: 127, name: c"cudaErrorStartupFailure", text: c"cudaerrorstartupfailure" },
-    cushim_runtime::StatusText { code: 200, name: c"cudaErrorInvalidKernelImage", text: c"cudaerrorinvalidkernelimage" },
-    cushim_runtime::StatusText { code: 201, name: c"cudaErrorDeviceUninitialized", text: c"cudaerrordeviceuninitialized" },
-    cushim_runtime::StatusText { code: 205, name: c"cudaErrorMapBufferObjectFailed", text: c"cudaerrormapbufferobjectfailed" },
-    cushim_runtime::StatusText { code: 206, name: c"cudaErrorUnmapBufferObjectFailed", text: c"cudaerrorunmapbufferobjectfailed" },
-    cushim_runtime::StatusText { code: 207, name: c"cudaErrorArrayIsMapped", text: c"cudaerrorarrayismapped" },
-    cushim_runtime::StatusText { code: 208, name: c"cudaErrorAlreadyMapped", text: c"cudaerroralreadymapped" },
-    cushim_runtime::StatusText { code: 209, name: c"cudaErrorNoKernelImageForDevice", text: c"cudaerrornokernelimagefordevice" },
-    cushim_runtime::StatusText { code: 210, name: c"cudaErrorAlreadyAcquired", text: c"cudaerroralreadyacquired" },
-    cushim_runtime::StatusText { code: 211, name: c"cudaErrorNotMapped", text: c"cudaerrornotmapped" },
-    cushim_runtime::StatusText { code: 212, name: c"cudaErrorNotMappedAsArray", text: c"cudaerrornotmappedasarray" },
-    cushim_runtime::StatusText { code: 213, name: c"cudaErrorNotMappedAsPointer", text: c"cudaerrornotmappedaspointer" },
-    cushim_runtime::StatusText { code: 214, name: c"cudaErrorECCUncorrectable", text: c"cudaerroreccuncorrectable" },
-    cushim_runtime::StatusText { code: 215, name: c"cudaErrorUnsupportedLimit", text: c"cudaerrorunsupportedlimit" },
-    cushim_runtime::StatusText { code: 216, name: c"cudaErrorDeviceAlreadyInUse", text: c"cudaerrordevicealreadyinuse" },
-    cushim_runtime::StatusText { code: 217, name: c"cudaErrorPeerAccessUnsupported", text: c"cudaerrorpeeraccessunsupported" },
-    cushim_runtime::StatusText { code: 218, name: c"cudaErrorInvalidPtx", text: c"cudaerrorinvalidptx" },
-    cushim_runtime::StatusText { code: 219, name: c"cudaErrorInvalidGraphicsContext", text: c"cudaerrorinvalidgraphicscontext" },
-    cushim_runtime::StatusText { code: 220, name: c"cudaErrorNvlinkUncorrectable", text: c"cudaerrornvlinkuncorrectable" },
-    cushim_runtime::StatusText { code: 221, name: c"cudaErrorJitCompilerNotFound", text: c"cudaerrorjitcompilernotfound" },
-    cushim_runtime::StatusText { code: 222, name: c"cudaErrorUnsupportedPtxVersion", text: c"cudaerrorunsupportedptxversion" },
-    cushim_runtime::StatusText { code: 223, name: c"cudaErrorJitCompilationDisabled", text: c"cudaerrorjitcompilationdisabled" },
-    cushim_runtime::StatusText { code: 224, name: c"cudaErrorUnsupportedExecAffinity", text: c"cudaerrorunsupportedexecaffinity" },
-    cushim_runtime::StatusText { code: 225, name: c"cudaErrorUnsupportedDevSideSync", text: c"cudaerrorunsupporteddevsidesync" },
-    cushim_runtime::StatusText { code: 226, name: c"cudaErrorContained", text: c"cudaerrorcontained" },
-    cushim_runtime::StatusText { code: 227, name: c"cudaErrorInsufficientLoaderVersion", text: c"cudaerrorinsufficientloaderversion" },
-    cushim_runtime::StatusText { code: 300, name: c"cudaErrorInvalidSource", text: c"cudaerrorinvalidsource" },
-    cushim_runtime::StatusText { code: 301, name: c"cudaErrorFileNotFound", text: c"cudaerrorfilenotfound" },
-    cushim_runtime::StatusText { code: 302, name: c"cudaErrorSharedObjectSymbolNotFound", text: c"cudaerrorsharedobjectsymbolnotfound" },
-    cushim_runtime::StatusText { code: 303, name: c"cudaErrorSharedObjectInitFailed", text: c"cudaerrorsharedobjectinitfailed" },
-    cushim_runtime::StatusText { code: 304, name: c"cudaErrorOperatingSystem", text: c"cudaerroroperatingsystem" },
-    cushim_runtime::StatusText { code: 400, name: c"cudaErrorInvalidResourceHandle", text: c"cudaerrorinvalidresourcehandle" },
-    cushim_runtime::StatusText { code: 401, name: c"cudaErrorIllegalState", text: c"cudaerrorillegalstate" },
-    cushim_runtime::StatusText { code: 402, name: c"cudaErrorLossyQuery", text: c"cudaerrorlossyquery" },
-    cushim_runtime::StatusText { code: 500, name: c"cudaErrorSymbolNotFound", text: c"cudaerrorsymbolnotfound" },
-    cushim_runtime::StatusText { code: 600, name: c"cudaErrorNotReady", text: c"cudaerrornotready" },
-    cushim_runtime::StatusText { code: 700, name: c"cudaErrorIllegalAddress", text: c"cudaerrorillegaladdress" },
-    cushim_runtime::StatusText { code: 701, name: c"cudaErrorLaunchOutOfResources", text: c"cudaerrorlaunchoutofresources" },
-    cushim_runtime::StatusText { code: 702, name: c"cudaErrorLaunchTimeout", text: c"cudaerrorlaunchtimeout" },
-    cushim_runtime::StatusText { code: 703, name: c"cudaErrorLaunchIncompatibleTexturing", text: c"cudaerrorlaunchincompatibletexturing" },
-    cushim_runtime::StatusText { code: 704, name: c"cudaErrorPeerAccessAlreadyEnabled", text: c"cudaerrorpeeraccessalreadyenabled" },
-    cushim_runtime::StatusText { code: 705, name: c"cudaErrorPeerAccessNotEnabled", text: c"cudaerrorpeeraccessnotenabled" },
-    cushim_runtime::StatusText { code: 708, name: c"cudaErrorSetOnActiveProcess", text: c"cudaerrorsetonactiveprocess" },
-    cushim_runtime::StatusText { code: 709, name: c"cudaErrorContextIsDestroyed", text: c"cudaerrorcontextisdestroyed" },
-    cushim_runtime::StatusText { code: 710, name: c"cudaErrorAssert", text: c"cudaerrorassert" },
-    cushim_runtime::StatusText { code: 711, name: c"cudaErrorTooManyPeers", text: c"cudaerrortoomanypeers" },
-    cushim_runtime::StatusText { code: 712, name: c"cudaErrorHostMemoryAlreadyRegistered", text: c"cudaerrorhostmemoryalreadyregistered" },
-    cushim_runtime::StatusText { code: 713, name: c"cudaErrorHostMemoryNotRegistered", text: c"cudaerrorhostmemorynotregistered" },
-    cushim_runtime::StatusText { code: 714, name: c"cudaErrorHardwareStackError", text: c"cudaerrorhardwarestackerror" },
-    cushim_runtime::StatusText { code: 715, name: c"cudaErrorIllegalInstruction", text: c"cudaerrorillegalinstruction" },
-    cushim_runtime::StatusText { code: 716, name: c"cudaErrorMisalignedAddress", text: c"cudaerrormisalignedaddress" },
-    cushim_runtime::StatusText { code: 717, name: c"cudaErrorInvalidAddressSpace", text: c"cudaerrorinvalidaddressspace" },
-    cushim_runtime::StatusText { code: 718, name: c"cudaErrorInvalidPc", text: c"cudaerrorinvalidpc" },
-    cushim_runtime::StatusText { code: 719, name: c"cudaErrorLaunchFailure", text: c"cudaerrorlaunchfailure" },
-    cushim_runtime::StatusText { code: 720, name: c"cudaErrorCooperativeLaunchTooLarge", text: c"cudaerrorcooperativelaunchtoolarge" },
-    cushim_runtime::StatusText { code: 721, name: c"cudaErrorTensorMemoryLeak", text: c"cudaerrortensormemoryleak" },
-    cushim_runtime::StatusText { code: 800, name: c"cudaErrorNotPermitted", text: c"cudaerrornotpermitted" },
-    cushim_runtime::StatusText { code: 801, name: c"cudaErrorNotSupported", text: c"cudaerrornotsupported" },
-    cushim_runtime::StatusText { code: 802, name: c"cudaErrorSystemNotReady", text: c"cudaerrorsystemnotready" },
-    cushim_runtime::StatusText { code: 803, name: c"cudaErrorSystemDriverMismatch", text: c"cudaerrorsystemdrivermismatch" },
-    cushim_runtime::StatusText { code: 804, name: c"cudaErrorCompatNotSupportedOnDevice", text: c"cudaerrorcompatnotsupportedondevice" },
-    cushim_runtime::StatusText { code: 805, name: c"cudaErrorMpsConnectionFailed", text: c"cudaerrormpsconnectionfailed" },
-    cushim_runtime::StatusText { code: 806, name: c"cudaErrorMpsRpcFailure", text: c"cudaerrormpsrpcfailure" },
-    cushim_runtime::StatusText { code: 807, name: c"cudaErrorMpsServerNotReady", text: c"cudaerrormpsservernotready" },
-    cushim_runtime::StatusText { code: 808, name: c"cudaErrorMpsMaxClientsReached", text: c"cudaerrormpsmaxclientsreached" },
-    cushim_runtime::StatusText { code: 809, name: c"cudaErrorMpsMaxConnectionsReached", text: c"cudaerrormpsmaxconnectionsreached" },
-    cushim_runtime::StatusText { code: 810, name: c"cudaErrorMpsClientTerminated", text: c"cudaerrormpsclientterminated" },
-    cushim_runtime::StatusText { code: 811, name: c"cudaErrorCdpNotSupported", text: c"cudaerrorcdpnotsupported" },
-    cushim_runtime::StatusText { code: 812, name: c"cudaErrorCdpVersionMismatch", text: c"cudaerrorcdpversionmismatch" },
-    cushim_runtime::StatusText { code: 900, name: c"cudaErrorStreamCaptureUnsupported", text: c"cudaerrorstreamcaptureunsupported" },
-    cushim_runtime::StatusText { code: 901, name: c"cudaErrorStreamCaptureInvalidated", text: c"cudaerrorstreamcaptureinvalidated" },
-    cushim_runtime::StatusText { code: 902, name: c"cudaErrorStreamCaptureMerge", text: c"cudaerrorstreamcapturemerge" },
-    cushim_runtime::StatusText { code: 903, name: c"cudaErrorStreamCaptureUnmatched", text: c"cudaerrorstreamcaptureunmatched" },
-    cushim_runtime::StatusText { code: 904, name: c"cudaErrorStreamCaptureUnjoined", text: c"cudaerrorstreamcaptureunjoined" },
-    cushim_runtime::StatusText { code: 905, name: c"cudaErrorStreamCaptureIsolation", text: c"cudaerrorstreamcaptureisolation" },
-    cushim_runtime::StatusText { code: 906, name: c"cudaErrorStreamCaptureImplicit", text: c"cudaerrorstreamcaptureimplicit" },
-    cushim_runtime::StatusText { code: 907, name: c"cudaErrorCapturedEvent", text: c"cudaerrorcapturedevent" },
-    cushim_runtime::StatusText { code: 908, name: c"cudaErrorStreamCaptureWrongThread", text: c"cudaerrorstreamcapturewrongthread" },
-    cushim_runtime::StatusText { code: 909, name: c"cudaErrorTimeout", text: c"cudaerrortimeout" },
-    cushim_runtime::StatusText { code: 910, name: c"cudaErrorGraphExecUpdateFailure", text: c"cudaerrorgraphexecupdatefailure" },
-    cushim_runtime::StatusText { code: 911, name: c"cudaErrorExternalDevice", text: c"cudaerrorexternaldevice" },
-    cushim_runtime::StatusText { code: 912, name: c"cudaErrorInvalidClusterSize", text: c"cudaerrorinvalidclustersize" },
-    cushim_runtime::StatusText { code: 913, name: c"cudaErrorFunctionNotLoaded", text: c"cudaerrorfunctionnotloaded" },
-    cushim_runtime::StatusText { code: 914, name: c"cudaErrorInvalidResourceType", text: c"cudaerrorinvalidresourcetype" },
-    cushim_runtime::StatusText { code: 915, name: c"cudaErrorInvalidResourceConfiguration", text: c"cudaerrorinvalidresourceconfiguration" },
-    cushim_runtime::StatusText { code: 917, name: c"cudaErrorStreamDetached", text: c"cudaerrorstreamdetached" },
-    cushim_runtime::StatusText { code: 918, name: c"cudaErrorGraphRecaptureFailure", text: c"cudaerrorgraphrecapturefailure" },
-    cushim_runtime::StatusText { code: 919, name: c"cudaErrorFabricNotReady", text: c"cudaerrorfabricnotready" },
-    cushim_runtime::StatusText { code: 999, name: c"cudaErrorUnknown", text: c"cudaerrorunknown" },
-    cushim_runtime::StatusText { code: 10000, name: c"cudaErrorApiFailureBase", text: c"cudaerrorapifailurebase" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"cudaSuccess", text: c"cudasuccess" },
+    cushim_runtime::private::StatusText { code: 1, name: c"cudaErrorInvalidValue", text: c"cudaerrorinvalidvalue" },
+    cushim_runtime::private::StatusText { code: 2, name: c"cudaErrorMemoryAllocation", text: c"cudaerrormemoryallocation" },
+    cushim_runtime::private::StatusText { code: 3, name: c"cudaErrorInitializationError", text: c"cudaerrorinitializationerror" },
+    cushim_runtime::private::StatusText { code: 4, name: c"cudaErrorCudartUnloading", text: c"cudaerrorcudartunloading" },
+    cushim_runtime::private::StatusText { code: 5, name: c"cudaErrorProfilerDisabled", text: c"cudaerrorprofilerdisabled" },
+    cushim_runtime::private::StatusText { code: 6, name: c"cudaErrorProfilerNotInitialized", text: c"cudaerrorprofilernotinitialized" },
+    cushim_runtime::private::StatusText { code: 7, name: c"cudaErrorProfilerAlreadyStarted", text: c"cudaerrorprofileralreadystarted" },
+    cushim_runtime::private::StatusText { code: 8, name: c"cudaErrorProfilerAlreadyStopped", text: c"cudaerrorprofileralreadystopped" },
+    cushim_runtime::private::StatusText { code: 9, name: c"cudaErrorInvalidConfiguration", text: c"cudaerrorinvalidconfiguration" },
+    cushim_runtime::private::StatusText { code: 10, name: c"cudaErrorVersionTranslation", text: c"cudaerrorversiontranslation" },
+    cushim_runtime::private::StatusText { code: 12, name: c"cudaErrorInvalidPitchValue", text: c"cudaerrorinvalidpitchvalue" },
+    cushim_runtime::private::StatusText { code: 13, name: c"cudaErrorInvalidSymbol", text: c"cudaerrorinvalidsymbol" },
+    cushim_runtime::private::StatusText { code: 16, name: c"cudaErrorInvalidHostPointer", text: c"cudaerrorinvalidhostpointer" },
+    cushim_runtime::private::StatusText { code: 17, name: c"cudaErrorInvalidDevicePointer", text: c"cudaerrorinvaliddevicepointer" },
+    cushim_runtime::private::StatusText { code: 18, name: c"cudaErrorInvalidTexture", text: c"cudaerrorinvalidtexture" },
+    cushim_runtime::private::StatusText { code: 19, name: c"cudaErrorInvalidTextureBinding", text: c"cudaerrorinvalidtexturebinding" },
+    cushim_runtime::private::StatusText { code: 20, name: c"cudaErrorInvalidChannelDescriptor", text: c"cudaerrorinvalidchanneldescriptor" },
+    cushim_runtime::private::StatusText { code: 21, name: c"cudaErrorInvalidMemcpyDirection", text: c"cudaerrorinvalidmemcpydirection" },
+    cushim_runtime::private::StatusText { code: 22, name: c"cudaErrorAddressOfConstant", text: c"cudaerroraddressofconstant" },
+    cushim_runtime::private::StatusText { code: 23, name: c"cudaErrorTextureFetchFailed", text: c"cudaerrortexturefetchfailed" },
+    cushim_runtime::private::StatusText { code: 24, name: c"cudaErrorTextureNotBound", text: c"cudaerrortexturenotbound" },
+    cushim_runtime::private::StatusText { code: 25, name: c"cudaErrorSynchronizationError", text: c"cudaerrorsynchronizationerror" },
+    cushim_runtime::private::StatusText { code: 26, name: c"cudaErrorInvalidFilterSetting", text: c"cudaerrorinvalidfiltersetting" },
+    cushim_runtime::private::StatusText { code: 27, name: c"cudaErrorInvalidNormSetting", text: c"cudaerrorinvalidnormsetting" },
+    cushim_runtime::private::StatusText { code: 28, name: c"cudaErrorMixedDeviceExecution", text: c"cudaerrormixeddeviceexecution" },
+    cushim_runtime::private::StatusText { code: 31, name: c"cudaErrorNotYetImplemented", text: c"cudaerrornotyetimplemented" },
+    cushim_runtime::private::StatusText { code: 32, name: c"cudaErrorMemoryValueTooLarge", text: c"cudaerrormemoryvaluetoolarge" },
+    cushim_runtime::private::StatusText { code: 34, name: c"cudaErrorStubLibrary", text: c"cudaerrorstublibrary" },
+    cushim_runtime::private::StatusText { code: 35, name: c"cudaErrorInsufficientDriver", text: c"cudaerrorinsufficientdriver" },
+    cushim_runtime::private::StatusText { code: 36, name: c"cudaErrorCallRequiresNewerDriver", text: c"cudaerrorcallrequiresnewerdriver" },
+    cushim_runtime::private::StatusText { code: 37, name: c"cudaErrorInvalidSurface", text: c"cudaerrorinvalidsurface" },
+    cushim_runtime::private::StatusText { code: 43, name: c"cudaErrorDuplicateVariableName", text: c"cudaerrorduplicatevariablename" },
+    cushim_runtime::private::StatusText { code: 44, name: c"cudaErrorDuplicateTextureName", text: c"cudaerrorduplicatetexturename" },
+    cushim_runtime::private::StatusText { code: 45, name: c"cudaErrorDuplicateSurfaceName", text: c"cudaerrorduplicatesurfacename" },
+    cushim_runtime::private::StatusText { code: 46, name: c"cudaErrorDevicesUnavailable", text: c"cudaerrordevicesunavailable" },
+    cushim_runtime::private::StatusText { code: 49, name: c"cudaErrorIncompatibleDriverContext", text: c"cudaerrorincompatibledrivercontext" },
+    cushim_runtime::private::StatusText { code: 52, name: c"cudaErrorMissingConfiguration", text: c"cudaerrormissingconfiguration" },
+    cushim_runtime::private::StatusText { code: 53, name: c"cudaErrorPriorLaunchFailure", text: c"cudaerrorpriorlaunchfailure" },
+    cushim_runtime::private::StatusText { code: 65, name: c"cudaErrorLaunchMaxDepthExceeded", text: c"cudaerrorlaunchmaxdepthexceeded" },
+    cushim_runtime::private::StatusText { code: 66, name: c"cudaErrorLaunchFileScopedTex", text: c"cudaerrorlaunchfilescopedtex" },
+    cushim_runtime::private::StatusText { code: 67, name: c"cudaErrorLaunchFileScopedSurf", text: c"cudaerrorlaunchfilescopedsurf" },
+    cushim_runtime::private::StatusText { code: 68, name: c"cudaErrorSyncDepthExceeded", text: c"cudaerrorsyncdepthexceeded" },
+    cushim_runtime::private::StatusText { code: 69, name: c"cudaErrorLaunchPendingCountExceeded", text: c"cudaerrorlaunchpendingcountexceeded" },
+    cushim_runtime::private::StatusText { code: 98, name: c"cudaErrorInvalidDeviceFunction", text: c"cudaerrorinvaliddevicefunction" },
+    cushim_runtime::private::StatusText { code: 100, name: c"cudaErrorNoDevice", text: c"cudaerrornodevice" },
+    cushim_runtime::private::StatusText { code: 101, name: c"cudaErrorInvalidDevice", text: c"cudaerrorinvaliddevice" },
+    cushim_runtime::private::StatusText { code: 102, name: c"cudaErrorDeviceNotLicensed", text: c"cudaerrordevicenotlicensed" },
+    cushim_runtime::private::StatusText { code: 103, name: c"cudaErrorSoftwareValidityNotEstablished", text: c"cudaerrorsoftwarevaliditynotestablished" },
+    cushim_runtime::private::StatusText { code: 127, name: c"cudaErrorStartupFailure", text: c"cudaerrorstartupfailure" },
+    cushim_runtime::private::StatusText { code: 200, name: c"cudaErrorInvalidKernelImage", text: c"cudaerrorinvalidkernelimage" },
+    cushim_runtime::private::StatusText { code: 201, name: c"cudaErrorDeviceUninitialized", text: c"cudaerrordeviceuninitialized" },
+    cushim_runtime::private::StatusText { code: 205, name: c"cudaErrorMapBufferObjectFailed", text: c"cudaerrormapbufferobjectfailed" },
+    cushim_runtime::private::StatusText { code: 206, name: c"cudaErrorUnmapBufferObjectFailed", text: c"cudaerrorunmapbufferobjectfailed" },
+    cushim_runtime::private::StatusText { code: 207, name: c"cudaErrorArrayIsMapped", text: c"cudaerrorarrayismapped" },
+    cushim_runtime::private::StatusText { code: 208, name: c"cudaErrorAlreadyMapped", text: c"cudaerroralreadymapped" },
+    cushim_runtime::private::StatusText { code: 209, name: c"cudaErrorNoKernelImageForDevice", text: c"cudaerrornokernelimagefordevice" },
+    cushim_runtime::private::StatusText { code: 210, name: c"cudaErrorAlreadyAcquired", text: c"cudaerroralreadyacquired" },
+    cushim_runtime::private::StatusText { code: 211, name: c"cudaErrorNotMapped", text: c"cudaerrornotmapped" },
+    cushim_runtime::private::StatusText { code: 212, name: c"cudaErrorNotMappedAsArray", text: c"cudaerrornotmappedasarray" },
+    cushim_runtime::private::StatusText { code: 213, name: c"cudaErrorNotMappedAsPointer", text: c"cudaerrornotmappedaspointer" },
+    cushim_runtime::private::StatusText { code: 214, name: c"cudaErrorECCUncorrectable", text: c"cudaerroreccuncorrectable" },
+    cushim_runtime::private::StatusText { code: 215, name: c"cudaErrorUnsupportedLimit", text: c"cudaerrorunsupportedlimit" },
+    cushim_runtime::private::StatusText { code: 216, name: c"cudaErrorDeviceAlreadyInUse", text: c"cudaerrordevicealreadyinuse" },
+    cushim_runtime::private::StatusText { code: 217, name: c"cudaErrorPeerAccessUnsupported", text: c"cudaerrorpeeraccessunsupported" },
+    cushim_runtime::private::StatusText { code: 218, name: c"cudaErrorInvalidPtx", text: c"cudaerrorinvalidptx" },
+    cushim_runtime::private::StatusText { code: 219, name: c"cudaErrorInvalidGraphicsContext", text: c"cudaerrorinvalidgraphicscontext" },
+    cushim_runtime::private::StatusText { code: 220, name: c"cudaErrorNvlinkUncorrectable", text: c"cudaerrornvlinkuncorrectable" },
+    cushim_runtime::private::StatusText { code: 221, name: c"cudaErrorJitCompilerNotFound", text: c"cudaerrorjitcompilernotfound" },
+    cushim_runtime::private::StatusText { code: 222, name: c"cudaErrorUnsupportedPtxVersion", text: c"cudaerrorunsupportedptxversion" },
+    cushim_runtime::private::StatusText { code: 223, name: c"cudaErrorJitCompilationDisabled", text: c"cudaerrorjitcompilationdisabled" },
+    cushim_runtime::private::StatusText { code: 224, name: c"cudaErrorUnsupportedExecAffinity", text: c"cudaerrorunsupportedexecaffinity" },
+    cushim_runtime::private::StatusText { code: 225, name: c"cudaErrorUnsupportedDevSideSync", text: c"cudaerrorunsupporteddevsidesync" },
+    cushim_runtime::private::StatusText { code: 226, name: c"cudaErrorContained", text: c"cudaerrorcontained" },
+    cushim_runtime::private::StatusText { code: 227, name: c"cudaErrorInsufficientLoaderVersion", text: c"cudaerrorinsufficientloaderversion" },
+    cushim_runtime::private::StatusText { code: 300, name: c"cudaErrorInvalidSource", text: c"cudaerrorinvalidsource" },
+    cushim_runtime::private::StatusText { code: 301, name: c"cudaErrorFileNotFound", text: c"cudaerrorfilenotfound" },
+    cushim_runtime::private::StatusText { code: 302, name: c"cudaErrorSharedObjectSymbolNotFound", text: c"cudaerrorsharedobjectsymbolnotfound" },
+    cushim_runtime::private::StatusText { code: 303, name: c"cudaErrorSharedObjectInitFailed", text: c"cudaerrorsharedobjectinitfailed" },
+    cushim_runtime::private::StatusText { code: 304, name: c"cudaErrorOperatingSystem", text: c"cudaerroroperatingsystem" },
+    cushim_runtime::private::StatusText { code: 400, name: c"cudaErrorInvalidResourceHandle", text: c"cudaerrorinvalidresourcehandle" },
+    cushim_runtime::private::StatusText { code: 401, name: c"cudaErrorIllegalState", text: c"cudaerrorillegalstate" },
+    cushim_runtime::private::StatusText { code: 402, name: c"cudaErrorLossyQuery", text: c"cudaerrorlossyquery" },
+    cushim_runtime::private::StatusText { code: 500, name: c"cudaErrorSymbolNotFound", text: c"cudaerrorsymbolnotfound" },
+    cushim_runtime::private::StatusText { code: 600, name: c"cudaErrorNotReady", text: c"cudaerrornotready" },
+    cushim_runtime::private::StatusText { code: 700, name: c"cudaErrorIllegalAddress", text: c"cudaerrorillegaladdress" },
+    cushim_runtime::private::StatusText { code: 701, name: c"cudaErrorLaunchOutOfResources", text: c"cudaerrorlaunchoutofresources" },
+    cushim_runtime::private::StatusText { code: 702, name: c"cudaErrorLaunchTimeout", text: c"cudaerrorlaunchtimeout" },
+    cushim_runtime::private::StatusText { code: 703, name: c"cudaErrorLaunchIncompatibleTexturing", text: c"cudaerrorlaunchincompatibletexturing" },
+    cushim_runtime::private::StatusText { code: 704, name: c"cudaErrorPeerAccessAlreadyEnabled", text: c"cudaerrorpeeraccessalreadyenabled" },
+    cushim_runtime::private::StatusText { code: 705, name: c"cudaErrorPeerAccessNotEnabled", text: c"cudaerrorpeeraccessnotenabled" },
+    cushim_runtime::private::StatusText { code: 708, name: c"cudaErrorSetOnActiveProcess", text: c"cudaerrorsetonactiveprocess" },
+    cushim_runtime::private::StatusText { code: 709, name: c"cudaErrorContextIsDestroyed", text: c"cudaerrorcontextisdestroyed" },
+    cushim_runtime::private::StatusText { code: 710, name: c"cudaErrorAssert", text: c"cudaerrorassert" },
+    cushim_runtime::private::StatusText { code: 711, name: c"cudaErrorTooManyPeers", text: c"cudaerrortoomanypeers" },
+    cushim_runtime::private::StatusText { code: 712, name: c"cudaErrorHostMemoryAlreadyRegistered", text: c"cudaerrorhostmemoryalreadyregistered" },
+    cushim_runtime::private::StatusText { code: 713, name: c"cudaErrorHostMemoryNotRegistered", text: c"cudaerrorhostmemorynotregistered" },
+    cushim_runtime::private::StatusText { code: 714, name: c"cudaErrorHardwareStackError", text: c"cudaerrorhardwarestackerror" },
+    cushim_runtime::private::StatusText { code: 715, name: c"cudaErrorIllegalInstruction", text: c"cudaerrorillegalinstruction" },
+    cushim_runtime::private::StatusText { code: 716, name: c"cudaErrorMisalignedAddress", text: c"cudaerrormisalignedaddress" },
+    cushim_runtime::private::StatusText { code: 717, name: c"cudaErrorInvalidAddressSpace", text: c"cudaerrorinvalidaddressspace" },
+    cushim_runtime::private::StatusText { code: 718, name: c"cudaErrorInvalidPc", text: c"cudaerrorinvalidpc" },
+    cushim_runtime::private::StatusText { code: 719, name: c"cudaErrorLaunchFailure", text: c"cudaerrorlaunchfailure" },
+    cushim_runtime::private::StatusText { code: 720, name: c"cudaErrorCooperativeLaunchTooLarge", text: c"cudaerrorcooperativelaunchtoolarge" },
+    cushim_runtime::private::StatusText { code: 721, name: c"cudaErrorTensorMemoryLeak", text: c"cudaerrortensormemoryleak" },
+    cushim_runtime::private::StatusText { code: 800, name: c"cudaErrorNotPermitted", text: c"cudaerrornotpermitted" },
+    cushim_runtime::private::StatusText { code: 801, name: c"cudaErrorNotSupported", text: c"cudaerrornotsupported" },
+    cushim_runtime::private::StatusText { code: 802, name: c"cudaErrorSystemNotReady", text: c"cudaerrorsystemnotready" },
+    cushim_runtime::private::StatusText { code: 803, name: c"cudaErrorSystemDriverMismatch", text: c"cudaerrorsystemdrivermismatch" },
+    cushim_runtime::private::StatusText { code: 804, name: c"cudaErrorCompatNotSupportedOnDevice", text: c"cudaerrorcompatnotsupportedondevice" },
+    cushim_runtime::private::StatusText { code: 805, name: c"cudaErrorMpsConnectionFailed", text: c"cudaerrormpsconnectionfailed" },
+    cushim_runtime::private::StatusText { code: 806, name: c"cudaErrorMpsRpcFailure", text: c"cudaerrormpsrpcfailure" },
+    cushim_runtime::private::StatusText { code: 807, name: c"cudaErrorMpsServerNotReady", text: c"cudaerrormpsservernotready" },
+    cushim_runtime::private::StatusText { code: 808, name: c"cudaErrorMpsMaxClientsReached", text: c"cudaerrormpsmaxclientsreached" },
+    cushim_runtime::private::StatusText { code: 809, name: c"cudaErrorMpsMaxConnectionsReached", text: c"cudaerrormpsmaxconnectionsreached" },
+    cushim_runtime::private::StatusText { code: 810, name: c"cudaErrorMpsClientTerminated", text: c"cudaerrormpsclientterminated" },
+    cushim_runtime::private::StatusText { code: 811, name: c"cudaErrorCdpNotSupported", text: c"cudaerrorcdpnotsupported" },
+    cushim_runtime::private::StatusText { code: 812, name: c"cudaErrorCdpVersionMismatch", text: c"cudaerrorcdpversionmismatch" },
+    cushim_runtime::private::StatusText { code: 900, name: c"cudaErrorStreamCaptureUnsupported", text: c"cudaerrorstreamcaptureunsupported" },
+    cushim_runtime::private::StatusText { code: 901, name: c"cudaErrorStreamCaptureInvalidated", text: c"cudaerrorstreamcaptureinvalidated" },
+    cushim_runtime::private::StatusText { code: 902, name: c"cudaErrorStreamCaptureMerge", text: c"cudaerrorstreamcapturemerge" },
+    cushim_runtime::private::StatusText { code: 903, name: c"cudaErrorStreamCaptureUnmatched", text: c"cudaerrorstreamcaptureunmatched" },
+    cushim_runtime::private::StatusText { code: 904, name: c"cudaErrorStreamCaptureUnjoined", text: c"cudaerrorstreamcaptureunjoined" },
+    cushim_runtime::private::StatusText { code: 905, name: c"cudaErrorStreamCaptureIsolation", text: c"cudaerrorstreamcaptureisolation" },
+    cushim_runtime::private::StatusText { code: 906, name: c"cudaErrorStreamCaptureImplicit", text: c"cudaerrorstreamcaptureimplicit" },
+    cushim_runtime::private::StatusText { code: 907, name: c"cudaErrorCapturedEvent", text: c"cudaerrorcapturedevent" },
+    cushim_runtime::private::StatusText { code: 908, name: c"cudaErrorStreamCaptureWrongThread", text: c"cudaerrorstreamcapturewrongthread" },
+    cushim_runtime::private::StatusText { code: 909, name: c"cudaErrorTimeout", text: c"cudaerrortimeout" },
+    cushim_runtime::private::StatusText { code: 910, name: c"cudaErrorGraphExecUpdateFailure", text: c"cudaerrorgraphexecupdatefailure" },
+    cushim_runtime::private::StatusText { code: 911, name: c"cudaErrorExternalDevice", text: c"cudaerrorexternaldevice" },
+    cushim_runtime::private::StatusText { code: 912, name: c"cudaErrorInvalidClusterSize", text: c"cudaerrorinvalidclustersize" },
+    cushim_runtime::private::StatusText { code: 913, name: c"cudaErrorFunctionNotLoaded", text: c"cudaerrorfunctionnotloaded" },
+    cushim_runtime::private::StatusText { code: 914, name: c"cudaErrorInvalidResourceType", text: c"cudaerrorinvalidresourcetype" },
+    cushim_runtime::private::StatusText { code: 915, name: c"cudaErrorInvalidResourceConfiguration", text: c"cudaerrorinvalidresourceconfiguration" },
+    cushim_runtime::private::StatusText { code: 917, name: c"cudaErrorStreamDetached", text: c"cudaerrorstreamdetached" },
+    cushim_runtime::private::StatusText { code: 918, name: c"cudaErrorGraphRecaptureFailure", text: c"cudaerrorgraphrecapturefailure" },
+    cushim_runtime::private::StatusText { code: 919, name: c"cudaErrorFabricNotReady", text: c"cudaerrorfabricnotready" },
+    cushim_runtime::private::StatusText { code: 999, name: c"cudaErrorUnknown", text: c"cudaerrorunknown" },
+    cushim_runtime::private::StatusText { code: 10000, name: c"cudaErrorApiFailureBase", text: c"cudaerrorapifailurebase" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -3709,8 +3709,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -3738,11 +3738,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -3751,10 +3751,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

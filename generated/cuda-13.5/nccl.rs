@@ -248,7 +248,7 @@ impl ncclResult_t {
 pub struct ncclResult_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclResult_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclResult_t", self.0, &[(0, "ncclSuccess"), (1, "ncclUnhandledCudaError"), (2, "ncclSystemError"), (3, "ncclInternalError"), (4, "ncclInvalidArgument"), (5, "ncclInvalidUsage"), (6, "ncclRemoteError"), (7, "ncclInProgress"), (8, "ncclTimeout"), (9, "ncclNumResults")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclResult_t", self.0, &[(0, "ncclSuccess"), (1, "ncclUnhandledCudaError"), (2, "ncclSystemError"), (3, "ncclInternalError"), (4, "ncclInvalidArgument"), (5, "ncclInvalidUsage"), (6, "ncclRemoteError"), (7, "ncclInProgress"), (8, "ncclTimeout"), (9, "ncclNumResults")], false)
     }
 }
 impl ncclHostCftMode_t {
@@ -262,7 +262,7 @@ impl ncclHostCftMode_t {
 pub struct ncclHostCftMode_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for ncclHostCftMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclHostCftMode_t", self.0, &[(-2147483648, "ncclHostCftDefault"), (1, "ncclHostCftEnable"), (2, "ncclHostCftDisable"), (3, "ncclHostCftFallback")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclHostCftMode_t", self.0, &[(-2147483648, "ncclHostCftDefault"), (1, "ncclHostCftEnable"), (2, "ncclHostCftDisable"), (3, "ncclHostCftFallback")], false)
     }
 }
 impl ncclNvlsHostMode_t {
@@ -277,7 +277,7 @@ impl ncclNvlsHostMode_t {
 pub struct ncclNvlsHostMode_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for ncclNvlsHostMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclNvlsHostMode_t", self.0, &[(-2147483648, "ncclNvlsHostModeDefault"), (0, "ncclNvlsHostModeEnable"), (1, "ncclNvlsHostModeDisableTransport"), (2, "ncclNvlsHostModeDisableSymmetricMultimem"), (2147483647, "ncclNvlsHostModeDisable")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclNvlsHostMode_t", self.0, &[(-2147483648, "ncclNvlsHostModeDefault"), (0, "ncclNvlsHostModeEnable"), (1, "ncclNvlsHostModeDisableTransport"), (2, "ncclNvlsHostModeDisableSymmetricMultimem"), (2147483647, "ncclNvlsHostModeDisable")], false)
     }
 }
 impl ncclCommMemStat_t {
@@ -291,7 +291,7 @@ impl ncclCommMemStat_t {
 pub struct ncclCommMemStat_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclCommMemStat_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclCommMemStat_t", self.0, &[(0, "ncclStatGpuMemSuspend"), (1, "ncclStatGpuMemSuspended"), (2, "ncclStatGpuMemPersist"), (3, "ncclStatGpuMemTotal")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclCommMemStat_t", self.0, &[(0, "ncclStatGpuMemSuspend"), (1, "ncclStatGpuMemSuspended"), (2, "ncclStatGpuMemPersist"), (3, "ncclStatGpuMemTotal")], false)
     }
 }
 impl ncclRedOp_dummy_t {
@@ -302,7 +302,7 @@ impl ncclRedOp_dummy_t {
 pub struct ncclRedOp_dummy_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclRedOp_dummy_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclRedOp_dummy_t", self.0, &[(5, "ncclNumOps_dummy")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclRedOp_dummy_t", self.0, &[(5, "ncclNumOps_dummy")], false)
     }
 }
 impl ncclRedOp_t {
@@ -319,7 +319,7 @@ impl ncclRedOp_t {
 pub struct ncclRedOp_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclRedOp_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclRedOp_t", self.0, &[(0, "ncclSum"), (1, "ncclProd"), (2, "ncclMax"), (3, "ncclMin"), (4, "ncclAvg"), (5, "ncclNumOps"), (2147483647, "ncclMaxRedOp")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclRedOp_t", self.0, &[(0, "ncclSum"), (1, "ncclProd"), (2, "ncclMax"), (3, "ncclMin"), (4, "ncclAvg"), (5, "ncclNumOps"), (2147483647, "ncclMaxRedOp")], false)
     }
 }
 impl ncclDataType_t {
@@ -347,7 +347,7 @@ impl ncclDataType_t {
 pub struct ncclDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclDataType_t", self.0, &[(0, "ncclInt8"), (1, "ncclUint8"), (2, "ncclInt32"), (3, "ncclUint32"), (4, "ncclInt64"), (5, "ncclUint64"), (6, "ncclFloat16"), (7, "ncclFloat32"), (8, "ncclFloat64"), (9, "ncclBfloat16"), (10, "ncclFloat8e4m3"), (11, "ncclFloat8e5m2"), (12, "ncclNumTypes")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclDataType_t", self.0, &[(0, "ncclInt8"), (1, "ncclUint8"), (2, "ncclInt32"), (3, "ncclUint32"), (4, "ncclInt64"), (5, "ncclUint64"), (6, "ncclFloat16"), (7, "ncclFloat32"), (8, "ncclFloat64"), (9, "ncclBfloat16"), (10, "ncclFloat8e4m3"), (11, "ncclFloat8e5m2"), (12, "ncclNumTypes")], false)
     }
 }
 impl ncclScalarResidence_t {
@@ -359,7 +359,7 @@ impl ncclScalarResidence_t {
 pub struct ncclScalarResidence_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclScalarResidence_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclScalarResidence_t", self.0, &[(0, "ncclScalarDevice"), (1, "ncclScalarHostImmediate")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclScalarResidence_t", self.0, &[(0, "ncclScalarDevice"), (1, "ncclScalarHostImmediate")], false)
     }
 }
 impl ncclEncryptionMode_t {
@@ -371,7 +371,7 @@ impl ncclEncryptionMode_t {
 pub struct ncclEncryptionMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for ncclEncryptionMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "ncclEncryptionMode_t", self.0, &[(0, "NCCL_ENCRYPTION_MODE_NONE"), (1, "NCCL_ENCRYPTION_MODE_PSK")], false)
+        ::cushim_runtime::private::fmt_enum(f, "ncclEncryptionMode_t", self.0, &[(0, "NCCL_ENCRYPTION_MODE_NONE"), (1, "NCCL_ENCRYPTION_MODE_PSK")], false)
     }
 }
 }
@@ -439,7 +439,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -490,14 +490,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -506,7 +506,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -516,24 +516,24 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"ncclSuccess", text: c"ncclsuccess" },
-    cushim_runtime::StatusText { code: 1, name: c"ncclUnhandledCudaError", text: c"ncclunhandledcudaerror" },
-    cushim_runtime::StatusText { code: 2, name: c"ncclSystemError", text: c"ncclsystemerror" },
-    cushim_runtime::StatusText { code: 3, name: c"ncclInternalError", text: c"ncclinternalerror" },
-    cushim_runtime::StatusText { code: 4, name: c"ncclInvalidArgument", text: c"ncclinvalidargument" },
-    cushim_runtime::StatusText { code: 5, name: c"ncclInvalidUsage", text: c"ncclinvalidusage" },
-    cushim_runtime::StatusText { code: 6, name: c"ncclRemoteError", text: c"ncclremoteerror" },
-    cushim_runtime::StatusText { code: 7, name: c"ncclInProgress", text: c"ncclinprogress" },
-    cushim_runtime::StatusText { code: 8, name: c"ncclTimeout", text: c"nccltimeout" },
-    cushim_runtime::StatusText { code: 9, name: c"ncclNumResults", text: c"ncclnumresults" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"ncclSuccess", text: c"ncclsuccess" },
+    cushim_runtime::private::StatusText { code: 1, name: c"ncclUnhandledCudaError", text: c"ncclunhandledcudaerror" },
+    cushim_runtime::private::StatusText { code: 2, name: c"ncclSystemError", text: c"ncclsystemerror" },
+    cushim_runtime::private::StatusText { code: 3, name: c"ncclInternalError", text: c"ncclinternalerror" },
+    cushim_runtime::private::StatusText { code: 4, name: c"ncclInvalidArgument", text: c"ncclinvalidargument" },
+    cushim_runtime::private::StatusText { code: 5, name: c"ncclInvalidUsage", text: c"ncclinvalidusage" },
+    cushim_runtime::private::StatusText { code: 6, name: c"ncclRemoteError", text: c"ncclremoteerror" },
+    cushim_runtime::private::StatusText { code: 7, name: c"ncclInProgress", text: c"ncclinprogress" },
+    cushim_runtime::private::StatusText { code: 8, name: c"ncclTimeout", text: c"nccltimeout" },
+    cushim_runtime::private::StatusText { code: 9, name: c"ncclNumResults", text: c"ncclnumresults" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -655,8 +655,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -684,11 +684,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -697,10 +697,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

@@ -3526,7 +3526,7 @@ impl nvmlProcessMode_enum {
 pub struct nvmlProcessMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlProcessMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlProcessMode_enum", self.0, &[(0, "NVML_PROCESS_MODE_COMPUTE"), (1, "NVML_PROCESS_MODE_GRAPHICS"), (2, "NVML_PROCESS_MODE_MPS"), (3, "NVML_PROCESS_MODE_ALL"), (4, "NVML_PROCESS_MODE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlProcessMode_enum", self.0, &[(0, "NVML_PROCESS_MODE_COMPUTE"), (1, "NVML_PROCESS_MODE_GRAPHICS"), (2, "NVML_PROCESS_MODE_MPS"), (3, "NVML_PROCESS_MODE_ALL"), (4, "NVML_PROCESS_MODE_MAX")], false)
     }
 }
 impl nvmlDeviceAddressingModeType_t {
@@ -3539,7 +3539,7 @@ impl nvmlDeviceAddressingModeType_t {
 pub struct nvmlDeviceAddressingModeType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDeviceAddressingModeType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDeviceAddressingModeType_t", self.0, &[(0, "NVML_DEVICE_ADDRESSING_MODE_NONE"), (1, "NVML_DEVICE_ADDRESSING_MODE_HMM"), (2, "NVML_DEVICE_ADDRESSING_MODE_ATS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDeviceAddressingModeType_t", self.0, &[(0, "NVML_DEVICE_ADDRESSING_MODE_NONE"), (1, "NVML_DEVICE_ADDRESSING_MODE_HMM"), (2, "NVML_DEVICE_ADDRESSING_MODE_ATS")], false)
     }
 }
 impl nvmlBridgeChipType_enum {
@@ -3551,7 +3551,7 @@ impl nvmlBridgeChipType_enum {
 pub struct nvmlBridgeChipType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlBridgeChipType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlBridgeChipType_enum", self.0, &[(0, "NVML_BRIDGE_CHIP_PLX"), (1, "NVML_BRIDGE_CHIP_BRO4")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlBridgeChipType_enum", self.0, &[(0, "NVML_BRIDGE_CHIP_PLX"), (1, "NVML_BRIDGE_CHIP_BRO4")], false)
     }
 }
 impl nvmlNvLinkUtilizationCountUnits_enum {
@@ -3566,7 +3566,7 @@ impl nvmlNvLinkUtilizationCountUnits_enum {
 pub struct nvmlNvLinkUtilizationCountUnits_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkUtilizationCountUnits_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkUtilizationCountUnits_enum", self.0, &[(0, "NVML_NVLINK_COUNTER_UNIT_CYCLES"), (1, "NVML_NVLINK_COUNTER_UNIT_PACKETS"), (2, "NVML_NVLINK_COUNTER_UNIT_BYTES"), (3, "NVML_NVLINK_COUNTER_UNIT_RESERVED"), (4, "NVML_NVLINK_COUNTER_UNIT_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkUtilizationCountUnits_enum", self.0, &[(0, "NVML_NVLINK_COUNTER_UNIT_CYCLES"), (1, "NVML_NVLINK_COUNTER_UNIT_PACKETS"), (2, "NVML_NVLINK_COUNTER_UNIT_BYTES"), (3, "NVML_NVLINK_COUNTER_UNIT_RESERVED"), (4, "NVML_NVLINK_COUNTER_UNIT_COUNT")], false)
     }
 }
 impl nvmlNvLinkUtilizationCountPktTypes_enum {
@@ -3585,7 +3585,7 @@ impl nvmlNvLinkUtilizationCountPktTypes_enum {
 pub struct nvmlNvLinkUtilizationCountPktTypes_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkUtilizationCountPktTypes_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkUtilizationCountPktTypes_enum", self.0, &[(1, "NVML_NVLINK_COUNTER_PKTFILTER_NOP"), (2, "NVML_NVLINK_COUNTER_PKTFILTER_READ"), (4, "NVML_NVLINK_COUNTER_PKTFILTER_WRITE"), (8, "NVML_NVLINK_COUNTER_PKTFILTER_RATOM"), (16, "NVML_NVLINK_COUNTER_PKTFILTER_NRATOM"), (32, "NVML_NVLINK_COUNTER_PKTFILTER_FLUSH"), (64, "NVML_NVLINK_COUNTER_PKTFILTER_RESPDATA"), (128, "NVML_NVLINK_COUNTER_PKTFILTER_RESPNODATA"), (255, "NVML_NVLINK_COUNTER_PKTFILTER_ALL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkUtilizationCountPktTypes_enum", self.0, &[(1, "NVML_NVLINK_COUNTER_PKTFILTER_NOP"), (2, "NVML_NVLINK_COUNTER_PKTFILTER_READ"), (4, "NVML_NVLINK_COUNTER_PKTFILTER_WRITE"), (8, "NVML_NVLINK_COUNTER_PKTFILTER_RATOM"), (16, "NVML_NVLINK_COUNTER_PKTFILTER_NRATOM"), (32, "NVML_NVLINK_COUNTER_PKTFILTER_FLUSH"), (64, "NVML_NVLINK_COUNTER_PKTFILTER_RESPDATA"), (128, "NVML_NVLINK_COUNTER_PKTFILTER_RESPNODATA"), (255, "NVML_NVLINK_COUNTER_PKTFILTER_ALL")], false)
     }
 }
 impl nvmlNvLinkCapability_enum {
@@ -3602,7 +3602,7 @@ impl nvmlNvLinkCapability_enum {
 pub struct nvmlNvLinkCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkCapability_enum", self.0, &[(0, "NVML_NVLINK_CAP_P2P_SUPPORTED"), (1, "NVML_NVLINK_CAP_SYSMEM_ACCESS"), (2, "NVML_NVLINK_CAP_P2P_ATOMICS"), (3, "NVML_NVLINK_CAP_SYSMEM_ATOMICS"), (4, "NVML_NVLINK_CAP_SLI_BRIDGE"), (5, "NVML_NVLINK_CAP_VALID"), (6, "NVML_NVLINK_CAP_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkCapability_enum", self.0, &[(0, "NVML_NVLINK_CAP_P2P_SUPPORTED"), (1, "NVML_NVLINK_CAP_SYSMEM_ACCESS"), (2, "NVML_NVLINK_CAP_P2P_ATOMICS"), (3, "NVML_NVLINK_CAP_SYSMEM_ATOMICS"), (4, "NVML_NVLINK_CAP_SLI_BRIDGE"), (5, "NVML_NVLINK_CAP_VALID"), (6, "NVML_NVLINK_CAP_COUNT")], false)
     }
 }
 impl nvmlNvLinkErrorCounter_enum {
@@ -3618,7 +3618,7 @@ impl nvmlNvLinkErrorCounter_enum {
 pub struct nvmlNvLinkErrorCounter_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvLinkErrorCounter_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvLinkErrorCounter_enum", self.0, &[(0, "NVML_NVLINK_ERROR_DL_REPLAY"), (1, "NVML_NVLINK_ERROR_DL_RECOVERY"), (2, "NVML_NVLINK_ERROR_DL_CRC_FLIT"), (3, "NVML_NVLINK_ERROR_DL_CRC_DATA"), (4, "NVML_NVLINK_ERROR_DL_ECC_DATA"), (5, "NVML_NVLINK_ERROR_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvLinkErrorCounter_enum", self.0, &[(0, "NVML_NVLINK_ERROR_DL_REPLAY"), (1, "NVML_NVLINK_ERROR_DL_RECOVERY"), (2, "NVML_NVLINK_ERROR_DL_CRC_FLIT"), (3, "NVML_NVLINK_ERROR_DL_CRC_DATA"), (4, "NVML_NVLINK_ERROR_DL_ECC_DATA"), (5, "NVML_NVLINK_ERROR_COUNT")], false)
     }
 }
 impl nvmlIntNvLinkDeviceType_enum {
@@ -3632,7 +3632,7 @@ impl nvmlIntNvLinkDeviceType_enum {
 pub struct nvmlIntNvLinkDeviceType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlIntNvLinkDeviceType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlIntNvLinkDeviceType_enum", self.0, &[(0, "NVML_NVLINK_DEVICE_TYPE_GPU"), (1, "NVML_NVLINK_DEVICE_TYPE_IBMNPU"), (2, "NVML_NVLINK_DEVICE_TYPE_SWITCH"), (255, "NVML_NVLINK_DEVICE_TYPE_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlIntNvLinkDeviceType_enum", self.0, &[(0, "NVML_NVLINK_DEVICE_TYPE_GPU"), (1, "NVML_NVLINK_DEVICE_TYPE_IBMNPU"), (2, "NVML_NVLINK_DEVICE_TYPE_SWITCH"), (255, "NVML_NVLINK_DEVICE_TYPE_UNKNOWN")], false)
     }
 }
 impl nvmlGpuLevel_enum {
@@ -3648,7 +3648,7 @@ impl nvmlGpuLevel_enum {
 pub struct nvmlGpuLevel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuLevel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuLevel_enum", self.0, &[(0, "NVML_TOPOLOGY_INTERNAL"), (10, "NVML_TOPOLOGY_SINGLE"), (20, "NVML_TOPOLOGY_MULTIPLE"), (30, "NVML_TOPOLOGY_HOSTBRIDGE"), (40, "NVML_TOPOLOGY_NODE"), (50, "NVML_TOPOLOGY_SYSTEM")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuLevel_enum", self.0, &[(0, "NVML_TOPOLOGY_INTERNAL"), (10, "NVML_TOPOLOGY_SINGLE"), (20, "NVML_TOPOLOGY_MULTIPLE"), (30, "NVML_TOPOLOGY_HOSTBRIDGE"), (40, "NVML_TOPOLOGY_NODE"), (50, "NVML_TOPOLOGY_SYSTEM")], false)
     }
 }
 impl nvmlGpuP2PStatus_enum {
@@ -3666,7 +3666,7 @@ impl nvmlGpuP2PStatus_enum {
 pub struct nvmlGpuP2PStatus_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuP2PStatus_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuP2PStatus_enum", self.0, &[(0, "NVML_P2P_STATUS_OK"), (1, "NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED"), (2, "NVML_P2P_STATUS_GPU_NOT_SUPPORTED"), (3, "NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED"), (4, "NVML_P2P_STATUS_DISABLED_BY_REGKEY"), (5, "NVML_P2P_STATUS_NOT_SUPPORTED"), (6, "NVML_P2P_STATUS_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuP2PStatus_enum", self.0, &[(0, "NVML_P2P_STATUS_OK"), (1, "NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED"), (2, "NVML_P2P_STATUS_GPU_NOT_SUPPORTED"), (3, "NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED"), (4, "NVML_P2P_STATUS_DISABLED_BY_REGKEY"), (5, "NVML_P2P_STATUS_NOT_SUPPORTED"), (6, "NVML_P2P_STATUS_UNKNOWN")], false)
     }
 }
 impl nvmlGpuP2PCapsIndex_enum {
@@ -3683,7 +3683,7 @@ impl nvmlGpuP2PCapsIndex_enum {
 pub struct nvmlGpuP2PCapsIndex_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuP2PCapsIndex_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuP2PCapsIndex_enum", self.0, &[(0, "NVML_P2P_CAPS_INDEX_READ"), (1, "NVML_P2P_CAPS_INDEX_WRITE"), (2, "NVML_P2P_CAPS_INDEX_NVLINK"), (3, "NVML_P2P_CAPS_INDEX_ATOMICS"), (4, "NVML_P2P_CAPS_INDEX_PCI"), (5, "NVML_P2P_CAPS_INDEX_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuP2PCapsIndex_enum", self.0, &[(0, "NVML_P2P_CAPS_INDEX_READ"), (1, "NVML_P2P_CAPS_INDEX_WRITE"), (2, "NVML_P2P_CAPS_INDEX_NVLINK"), (3, "NVML_P2P_CAPS_INDEX_ATOMICS"), (4, "NVML_P2P_CAPS_INDEX_PCI"), (5, "NVML_P2P_CAPS_INDEX_UNKNOWN")], false)
     }
 }
 impl nvmlSamplingType_enum {
@@ -3704,7 +3704,7 @@ impl nvmlSamplingType_enum {
 pub struct nvmlSamplingType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlSamplingType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlSamplingType_enum", self.0, &[(0, "NVML_TOTAL_POWER_SAMPLES"), (1, "NVML_GPU_UTILIZATION_SAMPLES"), (2, "NVML_MEMORY_UTILIZATION_SAMPLES"), (3, "NVML_ENC_UTILIZATION_SAMPLES"), (4, "NVML_DEC_UTILIZATION_SAMPLES"), (5, "NVML_PROCESSOR_CLK_SAMPLES"), (6, "NVML_MEMORY_CLK_SAMPLES"), (7, "NVML_MODULE_POWER_SAMPLES"), (8, "NVML_JPG_UTILIZATION_SAMPLES"), (9, "NVML_OFA_UTILIZATION_SAMPLES"), (10, "NVML_SAMPLINGTYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlSamplingType_enum", self.0, &[(0, "NVML_TOTAL_POWER_SAMPLES"), (1, "NVML_GPU_UTILIZATION_SAMPLES"), (2, "NVML_MEMORY_UTILIZATION_SAMPLES"), (3, "NVML_ENC_UTILIZATION_SAMPLES"), (4, "NVML_DEC_UTILIZATION_SAMPLES"), (5, "NVML_PROCESSOR_CLK_SAMPLES"), (6, "NVML_MEMORY_CLK_SAMPLES"), (7, "NVML_MODULE_POWER_SAMPLES"), (8, "NVML_JPG_UTILIZATION_SAMPLES"), (9, "NVML_OFA_UTILIZATION_SAMPLES"), (10, "NVML_SAMPLINGTYPE_COUNT")], false)
     }
 }
 impl nvmlPcieUtilCounter_enum {
@@ -3717,7 +3717,7 @@ impl nvmlPcieUtilCounter_enum {
 pub struct nvmlPcieUtilCounter_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPcieUtilCounter_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPcieUtilCounter_enum", self.0, &[(0, "NVML_PCIE_UTIL_TX_BYTES"), (1, "NVML_PCIE_UTIL_RX_BYTES"), (2, "NVML_PCIE_UTIL_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPcieUtilCounter_enum", self.0, &[(0, "NVML_PCIE_UTIL_TX_BYTES"), (1, "NVML_PCIE_UTIL_RX_BYTES"), (2, "NVML_PCIE_UTIL_COUNT")], false)
     }
 }
 impl nvmlValueType_enum {
@@ -3735,7 +3735,7 @@ impl nvmlValueType_enum {
 pub struct nvmlValueType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlValueType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlValueType_enum", self.0, &[(0, "NVML_VALUE_TYPE_DOUBLE"), (1, "NVML_VALUE_TYPE_UNSIGNED_INT"), (2, "NVML_VALUE_TYPE_UNSIGNED_LONG"), (3, "NVML_VALUE_TYPE_UNSIGNED_LONG_LONG"), (4, "NVML_VALUE_TYPE_SIGNED_LONG_LONG"), (5, "NVML_VALUE_TYPE_SIGNED_INT"), (6, "NVML_VALUE_TYPE_UNSIGNED_SHORT"), (7, "NVML_VALUE_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlValueType_enum", self.0, &[(0, "NVML_VALUE_TYPE_DOUBLE"), (1, "NVML_VALUE_TYPE_UNSIGNED_INT"), (2, "NVML_VALUE_TYPE_UNSIGNED_LONG"), (3, "NVML_VALUE_TYPE_UNSIGNED_LONG_LONG"), (4, "NVML_VALUE_TYPE_SIGNED_LONG_LONG"), (5, "NVML_VALUE_TYPE_SIGNED_INT"), (6, "NVML_VALUE_TYPE_UNSIGNED_SHORT"), (7, "NVML_VALUE_TYPE_COUNT")], false)
     }
 }
 impl nvmlPerfPolicyType_enum {
@@ -3754,7 +3754,7 @@ impl nvmlPerfPolicyType_enum {
 pub struct nvmlPerfPolicyType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPerfPolicyType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPerfPolicyType_enum", self.0, &[(0, "NVML_PERF_POLICY_POWER"), (1, "NVML_PERF_POLICY_THERMAL"), (2, "NVML_PERF_POLICY_SYNC_BOOST"), (3, "NVML_PERF_POLICY_BOARD_LIMIT"), (4, "NVML_PERF_POLICY_LOW_UTILIZATION"), (5, "NVML_PERF_POLICY_RELIABILITY"), (10, "NVML_PERF_POLICY_TOTAL_APP_CLOCKS"), (11, "NVML_PERF_POLICY_TOTAL_BASE_CLOCKS"), (12, "NVML_PERF_POLICY_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPerfPolicyType_enum", self.0, &[(0, "NVML_PERF_POLICY_POWER"), (1, "NVML_PERF_POLICY_THERMAL"), (2, "NVML_PERF_POLICY_SYNC_BOOST"), (3, "NVML_PERF_POLICY_BOARD_LIMIT"), (4, "NVML_PERF_POLICY_LOW_UTILIZATION"), (5, "NVML_PERF_POLICY_RELIABILITY"), (10, "NVML_PERF_POLICY_TOTAL_APP_CLOCKS"), (11, "NVML_PERF_POLICY_TOTAL_BASE_CLOCKS"), (12, "NVML_PERF_POLICY_COUNT")], false)
     }
 }
 impl nvmlThermalTarget_t {
@@ -3774,7 +3774,7 @@ impl nvmlThermalTarget_t {
 pub struct nvmlThermalTarget_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for nvmlThermalTarget_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlThermalTarget_t", self.0, &[(0, "NVML_THERMAL_TARGET_NONE"), (1, "NVML_THERMAL_TARGET_GPU"), (2, "NVML_THERMAL_TARGET_MEMORY"), (4, "NVML_THERMAL_TARGET_POWER_SUPPLY"), (8, "NVML_THERMAL_TARGET_BOARD"), (9, "NVML_THERMAL_TARGET_VCD_BOARD"), (10, "NVML_THERMAL_TARGET_VCD_INLET"), (11, "NVML_THERMAL_TARGET_VCD_OUTLET"), (15, "NVML_THERMAL_TARGET_ALL"), (-1, "NVML_THERMAL_TARGET_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlThermalTarget_t", self.0, &[(0, "NVML_THERMAL_TARGET_NONE"), (1, "NVML_THERMAL_TARGET_GPU"), (2, "NVML_THERMAL_TARGET_MEMORY"), (4, "NVML_THERMAL_TARGET_POWER_SUPPLY"), (8, "NVML_THERMAL_TARGET_BOARD"), (9, "NVML_THERMAL_TARGET_VCD_BOARD"), (10, "NVML_THERMAL_TARGET_VCD_INLET"), (11, "NVML_THERMAL_TARGET_VCD_OUTLET"), (15, "NVML_THERMAL_TARGET_ALL"), (-1, "NVML_THERMAL_TARGET_UNKNOWN")], false)
     }
 }
 impl nvmlThermalController_t {
@@ -3803,7 +3803,7 @@ impl nvmlThermalController_t {
 pub struct nvmlThermalController_t(pub ::core::ffi::c_int);
 impl ::core::fmt::Debug for nvmlThermalController_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlThermalController_t", self.0, &[(0, "NVML_THERMAL_CONTROLLER_NONE"), (1, "NVML_THERMAL_CONTROLLER_GPU_INTERNAL"), (2, "NVML_THERMAL_CONTROLLER_ADM1032"), (3, "NVML_THERMAL_CONTROLLER_ADT7461"), (4, "NVML_THERMAL_CONTROLLER_MAX6649"), (5, "NVML_THERMAL_CONTROLLER_MAX1617"), (6, "NVML_THERMAL_CONTROLLER_LM99"), (7, "NVML_THERMAL_CONTROLLER_LM89"), (8, "NVML_THERMAL_CONTROLLER_LM64"), (9, "NVML_THERMAL_CONTROLLER_G781"), (10, "NVML_THERMAL_CONTROLLER_ADT7473"), (11, "NVML_THERMAL_CONTROLLER_SBMAX6649"), (12, "NVML_THERMAL_CONTROLLER_VBIOSEVT"), (13, "NVML_THERMAL_CONTROLLER_OS"), (14, "NVML_THERMAL_CONTROLLER_NVSYSCON_CANOAS"), (15, "NVML_THERMAL_CONTROLLER_NVSYSCON_E551"), (16, "NVML_THERMAL_CONTROLLER_MAX6649R"), (17, "NVML_THERMAL_CONTROLLER_ADT7473S"), (-1, "NVML_THERMAL_CONTROLLER_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlThermalController_t", self.0, &[(0, "NVML_THERMAL_CONTROLLER_NONE"), (1, "NVML_THERMAL_CONTROLLER_GPU_INTERNAL"), (2, "NVML_THERMAL_CONTROLLER_ADM1032"), (3, "NVML_THERMAL_CONTROLLER_ADT7461"), (4, "NVML_THERMAL_CONTROLLER_MAX6649"), (5, "NVML_THERMAL_CONTROLLER_MAX1617"), (6, "NVML_THERMAL_CONTROLLER_LM99"), (7, "NVML_THERMAL_CONTROLLER_LM89"), (8, "NVML_THERMAL_CONTROLLER_LM64"), (9, "NVML_THERMAL_CONTROLLER_G781"), (10, "NVML_THERMAL_CONTROLLER_ADT7473"), (11, "NVML_THERMAL_CONTROLLER_SBMAX6649"), (12, "NVML_THERMAL_CONTROLLER_VBIOSEVT"), (13, "NVML_THERMAL_CONTROLLER_OS"), (14, "NVML_THERMAL_CONTROLLER_NVSYSCON_CANOAS"), (15, "NVML_THERMAL_CONTROLLER_NVSYSCON_E551"), (16, "NVML_THERMAL_CONTROLLER_MAX6649R"), (17, "NVML_THERMAL_CONTROLLER_ADT7473S"), (-1, "NVML_THERMAL_CONTROLLER_UNKNOWN")], false)
     }
 }
 impl nvmlCoolerControl_enum {
@@ -3817,7 +3817,7 @@ impl nvmlCoolerControl_enum {
 pub struct nvmlCoolerControl_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlCoolerControl_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlCoolerControl_enum", self.0, &[(0, "NVML_THERMAL_COOLER_SIGNAL_NONE"), (1, "NVML_THERMAL_COOLER_SIGNAL_TOGGLE"), (2, "NVML_THERMAL_COOLER_SIGNAL_VARIABLE"), (3, "NVML_THERMAL_COOLER_SIGNAL_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlCoolerControl_enum", self.0, &[(0, "NVML_THERMAL_COOLER_SIGNAL_NONE"), (1, "NVML_THERMAL_COOLER_SIGNAL_TOGGLE"), (2, "NVML_THERMAL_COOLER_SIGNAL_VARIABLE"), (3, "NVML_THERMAL_COOLER_SIGNAL_COUNT")], false)
     }
 }
 impl nvmlCoolerTarget_enum {
@@ -3832,7 +3832,7 @@ impl nvmlCoolerTarget_enum {
 pub struct nvmlCoolerTarget_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlCoolerTarget_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlCoolerTarget_enum", self.0, &[(1, "NVML_THERMAL_COOLER_TARGET_NONE"), (2, "NVML_THERMAL_COOLER_TARGET_GPU"), (4, "NVML_THERMAL_COOLER_TARGET_MEMORY"), (8, "NVML_THERMAL_COOLER_TARGET_POWER_SUPPLY"), (14, "NVML_THERMAL_COOLER_TARGET_GPU_RELATED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlCoolerTarget_enum", self.0, &[(1, "NVML_THERMAL_COOLER_TARGET_NONE"), (2, "NVML_THERMAL_COOLER_TARGET_GPU"), (4, "NVML_THERMAL_COOLER_TARGET_MEMORY"), (8, "NVML_THERMAL_COOLER_TARGET_POWER_SUPPLY"), (14, "NVML_THERMAL_COOLER_TARGET_GPU_RELATED")], false)
     }
 }
 impl nvmlUUIDType_t {
@@ -3845,7 +3845,7 @@ impl nvmlUUIDType_t {
 pub struct nvmlUUIDType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlUUIDType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlUUIDType_t", self.0, &[(0, "NVML_UUID_TYPE_NONE"), (1, "NVML_UUID_TYPE_ASCII"), (2, "NVML_UUID_TYPE_BINARY")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlUUIDType_t", self.0, &[(0, "NVML_UUID_TYPE_NONE"), (1, "NVML_UUID_TYPE_ASCII"), (2, "NVML_UUID_TYPE_BINARY")], false)
     }
 }
 impl nvmlEnableState_enum {
@@ -3857,7 +3857,7 @@ impl nvmlEnableState_enum {
 pub struct nvmlEnableState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEnableState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEnableState_enum", self.0, &[(0, "NVML_FEATURE_DISABLED"), (1, "NVML_FEATURE_ENABLED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEnableState_enum", self.0, &[(0, "NVML_FEATURE_DISABLED"), (1, "NVML_FEATURE_ENABLED")], false)
     }
 }
 impl nvmlBrandType_enum {
@@ -3889,7 +3889,7 @@ impl nvmlBrandType_enum {
 pub struct nvmlBrandType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlBrandType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlBrandType_enum", self.0, &[(0, "NVML_BRAND_UNKNOWN"), (1, "NVML_BRAND_QUADRO"), (2, "NVML_BRAND_TESLA"), (3, "NVML_BRAND_NVS"), (4, "NVML_BRAND_GRID"), (5, "NVML_BRAND_GEFORCE"), (6, "NVML_BRAND_TITAN"), (7, "NVML_BRAND_NVIDIA_VAPPS"), (8, "NVML_BRAND_NVIDIA_VPC"), (9, "NVML_BRAND_NVIDIA_VCS"), (10, "NVML_BRAND_NVIDIA_VWS"), (11, "NVML_BRAND_NVIDIA_CLOUD_GAMING"), (12, "NVML_BRAND_QUADRO_RTX"), (13, "NVML_BRAND_NVIDIA_RTX"), (14, "NVML_BRAND_NVIDIA"), (15, "NVML_BRAND_GEFORCE_RTX"), (16, "NVML_BRAND_TITAN_RTX"), (17, "NVML_BRAND_NVIDIA_DLA"), (19, "NVML_BRAND_NVIDIA_NPU"), (18, "NVML_BRAND_NVIDIA_VGAMEDEV"), (20, "NVML_BRAND_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlBrandType_enum", self.0, &[(0, "NVML_BRAND_UNKNOWN"), (1, "NVML_BRAND_QUADRO"), (2, "NVML_BRAND_TESLA"), (3, "NVML_BRAND_NVS"), (4, "NVML_BRAND_GRID"), (5, "NVML_BRAND_GEFORCE"), (6, "NVML_BRAND_TITAN"), (7, "NVML_BRAND_NVIDIA_VAPPS"), (8, "NVML_BRAND_NVIDIA_VPC"), (9, "NVML_BRAND_NVIDIA_VCS"), (10, "NVML_BRAND_NVIDIA_VWS"), (11, "NVML_BRAND_NVIDIA_CLOUD_GAMING"), (12, "NVML_BRAND_QUADRO_RTX"), (13, "NVML_BRAND_NVIDIA_RTX"), (14, "NVML_BRAND_NVIDIA"), (15, "NVML_BRAND_GEFORCE_RTX"), (16, "NVML_BRAND_TITAN_RTX"), (17, "NVML_BRAND_NVIDIA_DLA"), (19, "NVML_BRAND_NVIDIA_NPU"), (18, "NVML_BRAND_NVIDIA_VGAMEDEV"), (20, "NVML_BRAND_COUNT")], false)
     }
 }
 impl nvmlTemperatureThresholds_enum {
@@ -3908,7 +3908,7 @@ impl nvmlTemperatureThresholds_enum {
 pub struct nvmlTemperatureThresholds_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlTemperatureThresholds_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlTemperatureThresholds_enum", self.0, &[(0, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), (1, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), (2, "NVML_TEMPERATURE_THRESHOLD_MEM_MAX"), (3, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), (4, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN"), (5, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR"), (6, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX"), (7, "NVML_TEMPERATURE_THRESHOLD_GPS_CURR"), (8, "NVML_TEMPERATURE_THRESHOLD_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlTemperatureThresholds_enum", self.0, &[(0, "NVML_TEMPERATURE_THRESHOLD_SHUTDOWN"), (1, "NVML_TEMPERATURE_THRESHOLD_SLOWDOWN"), (2, "NVML_TEMPERATURE_THRESHOLD_MEM_MAX"), (3, "NVML_TEMPERATURE_THRESHOLD_GPU_MAX"), (4, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN"), (5, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR"), (6, "NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX"), (7, "NVML_TEMPERATURE_THRESHOLD_GPS_CURR"), (8, "NVML_TEMPERATURE_THRESHOLD_COUNT")], false)
     }
 }
 impl nvmlTemperatureSensors_enum {
@@ -3921,7 +3921,7 @@ impl nvmlTemperatureSensors_enum {
 pub struct nvmlTemperatureSensors_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlTemperatureSensors_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlTemperatureSensors_enum", self.0, &[(0, "NVML_TEMPERATURE_GPU"), (1, "NVML_TEMPERATURE_GPU_MAX"), (2, "NVML_TEMPERATURE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlTemperatureSensors_enum", self.0, &[(0, "NVML_TEMPERATURE_GPU"), (1, "NVML_TEMPERATURE_GPU_MAX"), (2, "NVML_TEMPERATURE_COUNT")], false)
     }
 }
 impl nvmlComputeMode_enum {
@@ -3936,7 +3936,7 @@ impl nvmlComputeMode_enum {
 pub struct nvmlComputeMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlComputeMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlComputeMode_enum", self.0, &[(0, "NVML_COMPUTEMODE_DEFAULT"), (1, "NVML_COMPUTEMODE_EXCLUSIVE_THREAD"), (2, "NVML_COMPUTEMODE_PROHIBITED"), (3, "NVML_COMPUTEMODE_EXCLUSIVE_PROCESS"), (4, "NVML_COMPUTEMODE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlComputeMode_enum", self.0, &[(0, "NVML_COMPUTEMODE_DEFAULT"), (1, "NVML_COMPUTEMODE_EXCLUSIVE_THREAD"), (2, "NVML_COMPUTEMODE_PROHIBITED"), (3, "NVML_COMPUTEMODE_EXCLUSIVE_PROCESS"), (4, "NVML_COMPUTEMODE_COUNT")], false)
     }
 }
 impl nvmlMemoryErrorType_enum {
@@ -3949,7 +3949,7 @@ impl nvmlMemoryErrorType_enum {
 pub struct nvmlMemoryErrorType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlMemoryErrorType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlMemoryErrorType_enum", self.0, &[(0, "NVML_MEMORY_ERROR_TYPE_CORRECTED"), (1, "NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), (2, "NVML_MEMORY_ERROR_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlMemoryErrorType_enum", self.0, &[(0, "NVML_MEMORY_ERROR_TYPE_CORRECTED"), (1, "NVML_MEMORY_ERROR_TYPE_UNCORRECTED"), (2, "NVML_MEMORY_ERROR_TYPE_COUNT")], false)
     }
 }
 impl nvmlEccCounterType_enum {
@@ -3962,7 +3962,7 @@ impl nvmlEccCounterType_enum {
 pub struct nvmlEccCounterType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEccCounterType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEccCounterType_enum", self.0, &[(0, "NVML_VOLATILE_ECC"), (1, "NVML_AGGREGATE_ECC"), (2, "NVML_ECC_COUNTER_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEccCounterType_enum", self.0, &[(0, "NVML_VOLATILE_ECC"), (1, "NVML_AGGREGATE_ECC"), (2, "NVML_ECC_COUNTER_TYPE_COUNT")], false)
     }
 }
 impl nvmlClockType_enum {
@@ -3977,7 +3977,7 @@ impl nvmlClockType_enum {
 pub struct nvmlClockType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlClockType_enum", self.0, &[(0, "NVML_CLOCK_GRAPHICS"), (1, "NVML_CLOCK_SM"), (2, "NVML_CLOCK_MEM"), (3, "NVML_CLOCK_VIDEO"), (4, "NVML_CLOCK_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlClockType_enum", self.0, &[(0, "NVML_CLOCK_GRAPHICS"), (1, "NVML_CLOCK_SM"), (2, "NVML_CLOCK_MEM"), (3, "NVML_CLOCK_VIDEO"), (4, "NVML_CLOCK_COUNT")], false)
     }
 }
 impl nvmlClockId_enum {
@@ -3992,7 +3992,7 @@ impl nvmlClockId_enum {
 pub struct nvmlClockId_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockId_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlClockId_enum", self.0, &[(0, "NVML_CLOCK_ID_CURRENT"), (1, "NVML_CLOCK_ID_APP_CLOCK_TARGET"), (2, "NVML_CLOCK_ID_APP_CLOCK_DEFAULT"), (3, "NVML_CLOCK_ID_CUSTOMER_BOOST_MAX"), (4, "NVML_CLOCK_ID_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlClockId_enum", self.0, &[(0, "NVML_CLOCK_ID_CURRENT"), (1, "NVML_CLOCK_ID_APP_CLOCK_TARGET"), (2, "NVML_CLOCK_ID_APP_CLOCK_DEFAULT"), (3, "NVML_CLOCK_ID_CUSTOMER_BOOST_MAX"), (4, "NVML_CLOCK_ID_COUNT")], false)
     }
 }
 impl nvmlDriverModel_enum {
@@ -4005,7 +4005,7 @@ impl nvmlDriverModel_enum {
 pub struct nvmlDriverModel_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDriverModel_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDriverModel_enum", self.0, &[(0, "NVML_DRIVER_WDDM"), (1, "NVML_DRIVER_WDM"), (2, "NVML_DRIVER_MCDM")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDriverModel_enum", self.0, &[(0, "NVML_DRIVER_WDDM"), (1, "NVML_DRIVER_WDM"), (2, "NVML_DRIVER_MCDM")], false)
     }
 }
 impl nvmlPStates_enum {
@@ -4032,7 +4032,7 @@ impl nvmlPStates_enum {
 pub struct nvmlPStates_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPStates_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPStates_enum", self.0, &[(0, "NVML_PSTATE_0"), (1, "NVML_PSTATE_1"), (2, "NVML_PSTATE_2"), (3, "NVML_PSTATE_3"), (4, "NVML_PSTATE_4"), (5, "NVML_PSTATE_5"), (6, "NVML_PSTATE_6"), (7, "NVML_PSTATE_7"), (8, "NVML_PSTATE_8"), (9, "NVML_PSTATE_9"), (10, "NVML_PSTATE_10"), (11, "NVML_PSTATE_11"), (12, "NVML_PSTATE_12"), (13, "NVML_PSTATE_13"), (14, "NVML_PSTATE_14"), (15, "NVML_PSTATE_15"), (32, "NVML_PSTATE_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPStates_enum", self.0, &[(0, "NVML_PSTATE_0"), (1, "NVML_PSTATE_1"), (2, "NVML_PSTATE_2"), (3, "NVML_PSTATE_3"), (4, "NVML_PSTATE_4"), (5, "NVML_PSTATE_5"), (6, "NVML_PSTATE_6"), (7, "NVML_PSTATE_7"), (8, "NVML_PSTATE_8"), (9, "NVML_PSTATE_9"), (10, "NVML_PSTATE_10"), (11, "NVML_PSTATE_11"), (12, "NVML_PSTATE_12"), (13, "NVML_PSTATE_13"), (14, "NVML_PSTATE_14"), (15, "NVML_PSTATE_15"), (32, "NVML_PSTATE_UNKNOWN")], false)
     }
 }
 impl nvmlGom_enum {
@@ -4045,7 +4045,7 @@ impl nvmlGom_enum {
 pub struct nvmlGom_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGom_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGom_enum", self.0, &[(0, "NVML_GOM_ALL_ON"), (1, "NVML_GOM_COMPUTE"), (2, "NVML_GOM_LOW_DP")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGom_enum", self.0, &[(0, "NVML_GOM_ALL_ON"), (1, "NVML_GOM_COMPUTE"), (2, "NVML_GOM_LOW_DP")], false)
     }
 }
 impl nvmlInforomObject_enum {
@@ -4060,7 +4060,7 @@ impl nvmlInforomObject_enum {
 pub struct nvmlInforomObject_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlInforomObject_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlInforomObject_enum", self.0, &[(0, "NVML_INFOROM_OEM"), (1, "NVML_INFOROM_ECC"), (2, "NVML_INFOROM_POWER"), (3, "NVML_INFOROM_DEN"), (4, "NVML_INFOROM_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlInforomObject_enum", self.0, &[(0, "NVML_INFOROM_OEM"), (1, "NVML_INFOROM_ECC"), (2, "NVML_INFOROM_POWER"), (3, "NVML_INFOROM_DEN"), (4, "NVML_INFOROM_COUNT")], false)
     }
 }
 impl nvmlReturn_enum {
@@ -4102,7 +4102,7 @@ impl nvmlReturn_enum {
 pub struct nvmlReturn_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlReturn_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlReturn_enum", self.0, &[(0, "NVML_SUCCESS"), (1, "NVML_ERROR_UNINITIALIZED"), (2, "NVML_ERROR_INVALID_ARGUMENT"), (3, "NVML_ERROR_NOT_SUPPORTED"), (4, "NVML_ERROR_NO_PERMISSION"), (5, "NVML_ERROR_ALREADY_INITIALIZED"), (6, "NVML_ERROR_NOT_FOUND"), (7, "NVML_ERROR_INSUFFICIENT_SIZE"), (8, "NVML_ERROR_INSUFFICIENT_POWER"), (9, "NVML_ERROR_DRIVER_NOT_LOADED"), (10, "NVML_ERROR_TIMEOUT"), (11, "NVML_ERROR_IRQ_ISSUE"), (12, "NVML_ERROR_LIBRARY_NOT_FOUND"), (13, "NVML_ERROR_FUNCTION_NOT_FOUND"), (14, "NVML_ERROR_CORRUPTED_INFOROM"), (15, "NVML_ERROR_GPU_IS_LOST"), (16, "NVML_ERROR_RESET_REQUIRED"), (17, "NVML_ERROR_OPERATING_SYSTEM"), (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"), (19, "NVML_ERROR_IN_USE"), (20, "NVML_ERROR_MEMORY"), (21, "NVML_ERROR_NO_DATA"), (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"), (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"), (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"), (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"), (26, "NVML_ERROR_DEPRECATED"), (27, "NVML_ERROR_NOT_READY"), (28, "NVML_ERROR_GPU_NOT_FOUND"), (29, "NVML_ERROR_INVALID_STATE"), (30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"), (999, "NVML_ERROR_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlReturn_enum", self.0, &[(0, "NVML_SUCCESS"), (1, "NVML_ERROR_UNINITIALIZED"), (2, "NVML_ERROR_INVALID_ARGUMENT"), (3, "NVML_ERROR_NOT_SUPPORTED"), (4, "NVML_ERROR_NO_PERMISSION"), (5, "NVML_ERROR_ALREADY_INITIALIZED"), (6, "NVML_ERROR_NOT_FOUND"), (7, "NVML_ERROR_INSUFFICIENT_SIZE"), (8, "NVML_ERROR_INSUFFICIENT_POWER"), (9, "NVML_ERROR_DRIVER_NOT_LOADED"), (10, "NVML_ERROR_TIMEOUT"), (11, "NVML_ERROR_IRQ_ISSUE"), (12, "NVML_ERROR_LIBRARY_NOT_FOUND"), (13, "NVML_ERROR_FUNCTION_NOT_FOUND"), (14, "NVML_ERROR_CORRUPTED_INFOROM"), (15, "NVML_ERROR_GPU_IS_LOST"), (16, "NVML_ERROR_RESET_REQUIRED"), (17, "NVML_ERROR_OPERATING_SYSTEM"), (18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"), (19, "NVML_ERROR_IN_USE"), (20, "NVML_ERROR_MEMORY"), (21, "NVML_ERROR_NO_DATA"), (22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"), (23, "NVML_ERROR_INSUFFICIENT_RESOURCES"), (24, "NVML_ERROR_FREQ_NOT_SUPPORTED"), (25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"), (26, "NVML_ERROR_DEPRECATED"), (27, "NVML_ERROR_NOT_READY"), (28, "NVML_ERROR_GPU_NOT_FOUND"), (29, "NVML_ERROR_INVALID_STATE"), (30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"), (999, "NVML_ERROR_UNKNOWN")], false)
     }
 }
 impl nvmlMemoryLocation_enum {
@@ -4122,7 +4122,7 @@ impl nvmlMemoryLocation_enum {
 pub struct nvmlMemoryLocation_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlMemoryLocation_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlMemoryLocation_enum", self.0, &[(0, "NVML_MEMORY_LOCATION_L1_CACHE"), (1, "NVML_MEMORY_LOCATION_L2_CACHE"), (2, "NVML_MEMORY_LOCATION_DRAM"), (3, "NVML_MEMORY_LOCATION_REGISTER_FILE"), (4, "NVML_MEMORY_LOCATION_TEXTURE_MEMORY"), (5, "NVML_MEMORY_LOCATION_TEXTURE_SHM"), (6, "NVML_MEMORY_LOCATION_CBU"), (7, "NVML_MEMORY_LOCATION_SRAM"), (8, "NVML_MEMORY_LOCATION_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlMemoryLocation_enum", self.0, &[(0, "NVML_MEMORY_LOCATION_L1_CACHE"), (1, "NVML_MEMORY_LOCATION_L2_CACHE"), (2, "NVML_MEMORY_LOCATION_DRAM"), (3, "NVML_MEMORY_LOCATION_REGISTER_FILE"), (4, "NVML_MEMORY_LOCATION_TEXTURE_MEMORY"), (5, "NVML_MEMORY_LOCATION_TEXTURE_SHM"), (6, "NVML_MEMORY_LOCATION_CBU"), (7, "NVML_MEMORY_LOCATION_SRAM"), (8, "NVML_MEMORY_LOCATION_COUNT")], false)
     }
 }
 impl nvmlPageRetirementCause_enum {
@@ -4135,7 +4135,7 @@ impl nvmlPageRetirementCause_enum {
 pub struct nvmlPageRetirementCause_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPageRetirementCause_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPageRetirementCause_enum", self.0, &[(0, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), (1, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), (2, "NVML_PAGE_RETIREMENT_CAUSE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPageRetirementCause_enum", self.0, &[(0, "NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS"), (1, "NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR"), (2, "NVML_PAGE_RETIREMENT_CAUSE_COUNT")], false)
     }
 }
 impl nvmlRestrictedAPI_enum {
@@ -4148,7 +4148,7 @@ impl nvmlRestrictedAPI_enum {
 pub struct nvmlRestrictedAPI_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlRestrictedAPI_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlRestrictedAPI_enum", self.0, &[(0, "NVML_RESTRICTED_API_SET_APPLICATION_CLOCKS"), (1, "NVML_RESTRICTED_API_SET_AUTO_BOOSTED_CLOCKS"), (2, "NVML_RESTRICTED_API_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlRestrictedAPI_enum", self.0, &[(0, "NVML_RESTRICTED_API_SET_APPLICATION_CLOCKS"), (1, "NVML_RESTRICTED_API_SET_AUTO_BOOSTED_CLOCKS"), (2, "NVML_RESTRICTED_API_COUNT")], false)
     }
 }
 impl nvmlGpuUtilizationDomainId_t {
@@ -4162,7 +4162,7 @@ impl nvmlGpuUtilizationDomainId_t {
 pub struct nvmlGpuUtilizationDomainId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuUtilizationDomainId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuUtilizationDomainId_t", self.0, &[(0, "NVML_GPU_UTILIZATION_DOMAIN_GPU"), (1, "NVML_GPU_UTILIZATION_DOMAIN_FB"), (2, "NVML_GPU_UTILIZATION_DOMAIN_VID"), (3, "NVML_GPU_UTILIZATION_DOMAIN_BUS")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuUtilizationDomainId_t", self.0, &[(0, "NVML_GPU_UTILIZATION_DOMAIN_GPU"), (1, "NVML_GPU_UTILIZATION_DOMAIN_FB"), (2, "NVML_GPU_UTILIZATION_DOMAIN_VID"), (3, "NVML_GPU_UTILIZATION_DOMAIN_BUS")], false)
     }
 }
 impl nvmlGpuVirtualizationMode {
@@ -4177,7 +4177,7 @@ impl nvmlGpuVirtualizationMode {
 pub struct nvmlGpuVirtualizationMode(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuVirtualizationMode {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuVirtualizationMode", self.0, &[(0, "NVML_GPU_VIRTUALIZATION_MODE_NONE"), (1, "NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH"), (2, "NVML_GPU_VIRTUALIZATION_MODE_VGPU"), (3, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU"), (4, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VSGA")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuVirtualizationMode", self.0, &[(0, "NVML_GPU_VIRTUALIZATION_MODE_NONE"), (1, "NVML_GPU_VIRTUALIZATION_MODE_PASSTHROUGH"), (2, "NVML_GPU_VIRTUALIZATION_MODE_VGPU"), (3, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU"), (4, "NVML_GPU_VIRTUALIZATION_MODE_HOST_VSGA")], false)
     }
 }
 impl nvmlHostVgpuMode_enum {
@@ -4189,7 +4189,7 @@ impl nvmlHostVgpuMode_enum {
 pub struct nvmlHostVgpuMode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlHostVgpuMode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlHostVgpuMode_enum", self.0, &[(0, "NVML_HOST_VGPU_MODE_NON_SRIOV"), (1, "NVML_HOST_VGPU_MODE_SRIOV")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlHostVgpuMode_enum", self.0, &[(0, "NVML_HOST_VGPU_MODE_NON_SRIOV"), (1, "NVML_HOST_VGPU_MODE_SRIOV")], false)
     }
 }
 impl nvmlVgpuVmIdType {
@@ -4201,7 +4201,7 @@ impl nvmlVgpuVmIdType {
 pub struct nvmlVgpuVmIdType(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuVmIdType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuVmIdType", self.0, &[(0, "NVML_VGPU_VM_ID_DOMAIN_ID"), (1, "NVML_VGPU_VM_ID_UUID")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuVmIdType", self.0, &[(0, "NVML_VGPU_VM_ID_DOMAIN_ID"), (1, "NVML_VGPU_VM_ID_UUID")], false)
     }
 }
 impl nvmlVgpuGuestInfoState_enum {
@@ -4213,7 +4213,7 @@ impl nvmlVgpuGuestInfoState_enum {
 pub struct nvmlVgpuGuestInfoState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuGuestInfoState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuGuestInfoState_enum", self.0, &[(0, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_UNINITIALIZED"), (1, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_INITIALIZED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuGuestInfoState_enum", self.0, &[(0, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_UNINITIALIZED"), (1, "NVML_VGPU_INSTANCE_GUEST_INFO_STATE_INITIALIZED")], false)
     }
 }
 impl nvmlGridLicenseFeatureCode_t {
@@ -4230,7 +4230,7 @@ impl nvmlGridLicenseFeatureCode_t {
 pub struct nvmlGridLicenseFeatureCode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGridLicenseFeatureCode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGridLicenseFeatureCode_t", self.0, &[(0, "NVML_GRID_LICENSE_FEATURE_CODE_UNKNOWN"), (1, "NVML_GRID_LICENSE_FEATURE_CODE_VGPU"), (2, "NVML_GRID_LICENSE_FEATURE_CODE_NVIDIA_RTX"), (3, "NVML_GRID_LICENSE_FEATURE_CODE_GAMING"), (4, "NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE"), (5, "NVML_GRID_LICENSE_FEATURE_CODE_VGAMEDEV")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGridLicenseFeatureCode_t", self.0, &[(0, "NVML_GRID_LICENSE_FEATURE_CODE_UNKNOWN"), (1, "NVML_GRID_LICENSE_FEATURE_CODE_VGPU"), (2, "NVML_GRID_LICENSE_FEATURE_CODE_NVIDIA_RTX"), (3, "NVML_GRID_LICENSE_FEATURE_CODE_GAMING"), (4, "NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE"), (5, "NVML_GRID_LICENSE_FEATURE_CODE_VGAMEDEV")], false)
     }
 }
 impl nvmlVgpuCapability_enum {
@@ -4246,7 +4246,7 @@ impl nvmlVgpuCapability_enum {
 pub struct nvmlVgpuCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuCapability_enum", self.0, &[(0, "NVML_VGPU_CAP_NVLINK_P2P"), (1, "NVML_VGPU_CAP_GPUDIRECT"), (2, "NVML_VGPU_CAP_MULTI_VGPU_EXCLUSIVE"), (3, "NVML_VGPU_CAP_EXCLUSIVE_TYPE"), (4, "NVML_VGPU_CAP_EXCLUSIVE_SIZE"), (5, "NVML_VGPU_CAP_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuCapability_enum", self.0, &[(0, "NVML_VGPU_CAP_NVLINK_P2P"), (1, "NVML_VGPU_CAP_GPUDIRECT"), (2, "NVML_VGPU_CAP_MULTI_VGPU_EXCLUSIVE"), (3, "NVML_VGPU_CAP_EXCLUSIVE_TYPE"), (4, "NVML_VGPU_CAP_EXCLUSIVE_SIZE"), (5, "NVML_VGPU_CAP_COUNT")], false)
     }
 }
 impl nvmlVgpuDriverCapability_enum {
@@ -4259,7 +4259,7 @@ impl nvmlVgpuDriverCapability_enum {
 pub struct nvmlVgpuDriverCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuDriverCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuDriverCapability_enum", self.0, &[(0, "NVML_VGPU_DRIVER_CAP_HETEROGENEOUS_MULTI_VGPU"), (1, "NVML_VGPU_DRIVER_CAP_WARM_UPDATE"), (2, "NVML_VGPU_DRIVER_CAP_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuDriverCapability_enum", self.0, &[(0, "NVML_VGPU_DRIVER_CAP_HETEROGENEOUS_MULTI_VGPU"), (1, "NVML_VGPU_DRIVER_CAP_WARM_UPDATE"), (2, "NVML_VGPU_DRIVER_CAP_COUNT")], false)
     }
 }
 impl nvmlDeviceVgpuCapability_enum {
@@ -4283,7 +4283,7 @@ impl nvmlDeviceVgpuCapability_enum {
 pub struct nvmlDeviceVgpuCapability_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDeviceVgpuCapability_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDeviceVgpuCapability_enum", self.0, &[(0, "NVML_DEVICE_VGPU_CAP_FRACTIONAL_MULTI_VGPU"), (1, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_PROFILES"), (2, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_SIZES"), (3, "NVML_DEVICE_VGPU_CAP_READ_DEVICE_BUFFER_BW"), (4, "NVML_DEVICE_VGPU_CAP_WRITE_DEVICE_BUFFER_BW"), (5, "NVML_DEVICE_VGPU_CAP_DEVICE_STREAMING"), (6, "NVML_DEVICE_VGPU_CAP_MINI_QUARTER_GPU"), (7, "NVML_DEVICE_VGPU_CAP_COMPUTE_MEDIA_ENGINE_GPU"), (8, "NVML_DEVICE_VGPU_CAP_WARM_UPDATE"), (9, "NVML_DEVICE_VGPU_CAP_HOMOGENEOUS_PLACEMENTS"), (10, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_SUPPORTED"), (11, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_ENABLED"), (12, "NVML_DEVICE_VGPU_CAP_UVM_STUN"), (13, "NVML_DEVICE_VGPU_CAP_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDeviceVgpuCapability_enum", self.0, &[(0, "NVML_DEVICE_VGPU_CAP_FRACTIONAL_MULTI_VGPU"), (1, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_PROFILES"), (2, "NVML_DEVICE_VGPU_CAP_HETEROGENEOUS_TIMESLICE_SIZES"), (3, "NVML_DEVICE_VGPU_CAP_READ_DEVICE_BUFFER_BW"), (4, "NVML_DEVICE_VGPU_CAP_WRITE_DEVICE_BUFFER_BW"), (5, "NVML_DEVICE_VGPU_CAP_DEVICE_STREAMING"), (6, "NVML_DEVICE_VGPU_CAP_MINI_QUARTER_GPU"), (7, "NVML_DEVICE_VGPU_CAP_COMPUTE_MEDIA_ENGINE_GPU"), (8, "NVML_DEVICE_VGPU_CAP_WARM_UPDATE"), (9, "NVML_DEVICE_VGPU_CAP_HOMOGENEOUS_PLACEMENTS"), (10, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_SUPPORTED"), (11, "NVML_DEVICE_VGPU_CAP_MIG_TIMESLICING_ENABLED"), (12, "NVML_DEVICE_VGPU_CAP_UVM_STUN"), (13, "NVML_DEVICE_VGPU_CAP_COUNT")], false)
     }
 }
 impl nvmlDeviceGpuRecoveryAction_s {
@@ -4301,7 +4301,7 @@ impl nvmlDeviceGpuRecoveryAction_s {
 pub struct nvmlDeviceGpuRecoveryAction_s(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDeviceGpuRecoveryAction_s {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDeviceGpuRecoveryAction_s", self.0, &[(0, "NVML_GPU_RECOVERY_ACTION_NONE"), (1, "NVML_GPU_RECOVERY_ACTION_GPU_RESET"), (2, "NVML_GPU_RECOVERY_ACTION_NODE_REBOOT"), (3, "NVML_GPU_RECOVERY_ACTION_DRAIN_P2P"), (4, "NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET"), (5, "NVML_GPU_RECOVERY_ACTION_RECOVER_IMEX_DOMAIN"), (6, "NVML_GPU_RECOVERY_ACTION_BUS_RESET"), (7, "NVML_GPU_RECOVERY_ACTION_SYSTEM_REBOOT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDeviceGpuRecoveryAction_s", self.0, &[(0, "NVML_GPU_RECOVERY_ACTION_NONE"), (1, "NVML_GPU_RECOVERY_ACTION_GPU_RESET"), (2, "NVML_GPU_RECOVERY_ACTION_NODE_REBOOT"), (3, "NVML_GPU_RECOVERY_ACTION_DRAIN_P2P"), (4, "NVML_GPU_RECOVERY_ACTION_DRAIN_AND_RESET"), (5, "NVML_GPU_RECOVERY_ACTION_RECOVER_IMEX_DOMAIN"), (6, "NVML_GPU_RECOVERY_ACTION_BUS_RESET"), (7, "NVML_GPU_RECOVERY_ACTION_SYSTEM_REBOOT")], false)
     }
 }
 impl nvmlFanState_enum {
@@ -4313,7 +4313,7 @@ impl nvmlFanState_enum {
 pub struct nvmlFanState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlFanState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlFanState_enum", self.0, &[(0, "NVML_FAN_NORMAL"), (1, "NVML_FAN_FAILED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlFanState_enum", self.0, &[(0, "NVML_FAN_NORMAL"), (1, "NVML_FAN_FAILED")], false)
     }
 }
 impl nvmlLedColor_enum {
@@ -4325,7 +4325,7 @@ impl nvmlLedColor_enum {
 pub struct nvmlLedColor_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlLedColor_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlLedColor_enum", self.0, &[(0, "NVML_LED_COLOR_GREEN"), (1, "NVML_LED_COLOR_AMBER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlLedColor_enum", self.0, &[(0, "NVML_LED_COLOR_GREEN"), (1, "NVML_LED_COLOR_AMBER")], false)
     }
 }
 impl nvmlGpuOperationalEventLogLevel_t {
@@ -4341,7 +4341,7 @@ impl nvmlGpuOperationalEventLogLevel_t {
 pub struct nvmlGpuOperationalEventLogLevel_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuOperationalEventLogLevel_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuOperationalEventLogLevel_t", self.0, &[(0, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_ALL"), (10, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_TELEMETRY"), (20, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_DIAG"), (30, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_NOTICE"), (40, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_WARNING"), (50, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_ERROR")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuOperationalEventLogLevel_t", self.0, &[(0, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_ALL"), (10, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_TELEMETRY"), (20, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_DIAG"), (30, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_NOTICE"), (40, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_WARNING"), (50, "NVML_GPU_OPERATIONAL_EVENT_LOG_LEVEL_ERROR")], false)
     }
 }
 impl nvmlOperationalEventSeverity_t {
@@ -4356,7 +4356,7 @@ impl nvmlOperationalEventSeverity_t {
 pub struct nvmlOperationalEventSeverity_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlOperationalEventSeverity_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlOperationalEventSeverity_t", self.0, &[(0, "NVML_OPERATIONAL_EVENT_SEVERITY_ALL"), (10, "NVML_OPERATIONAL_EVENT_SEVERITY_INFORMATIONAL"), (20, "NVML_OPERATIONAL_EVENT_SEVERITY_CORRECTED"), (30, "NVML_OPERATIONAL_EVENT_SEVERITY_RECOVERABLE"), (40, "NVML_OPERATIONAL_EVENT_SEVERITY_FATAL")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlOperationalEventSeverity_t", self.0, &[(0, "NVML_OPERATIONAL_EVENT_SEVERITY_ALL"), (10, "NVML_OPERATIONAL_EVENT_SEVERITY_INFORMATIONAL"), (20, "NVML_OPERATIONAL_EVENT_SEVERITY_CORRECTED"), (30, "NVML_OPERATIONAL_EVENT_SEVERITY_RECOVERABLE"), (40, "NVML_OPERATIONAL_EVENT_SEVERITY_FATAL")], false)
     }
 }
 impl nvmlEventDataType_t {
@@ -4368,7 +4368,7 @@ impl nvmlEventDataType_t {
 pub struct nvmlEventDataType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEventDataType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEventDataType_t", self.0, &[(0, "NVML_EVENT_DATA_TYPE_NVML_EVENT"), (1, "NVML_EVENT_DATA_TYPE_GPU_OPERATIONAL_EVENT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEventDataType_t", self.0, &[(0, "NVML_EVENT_DATA_TYPE_NVML_EVENT"), (1, "NVML_EVENT_DATA_TYPE_GPU_OPERATIONAL_EVENT")], false)
     }
 }
 impl nvmlGpuOperationalEventContextType_t {
@@ -4380,7 +4380,7 @@ impl nvmlGpuOperationalEventContextType_t {
 pub struct nvmlGpuOperationalEventContextType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpuOperationalEventContextType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpuOperationalEventContextType_t", self.0, &[(0, "NVML_GPU_OPERATIONAL_EVENT_CONTEXT_TYPE_UNKNOWN"), (1, "NVML_GPU_OPERATIONAL_EVENT_CONTEXT_TYPE_LEGACY_XID")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpuOperationalEventContextType_t", self.0, &[(0, "NVML_GPU_OPERATIONAL_EVENT_CONTEXT_TYPE_UNKNOWN"), (1, "NVML_GPU_OPERATIONAL_EVENT_CONTEXT_TYPE_LEGACY_XID")], false)
     }
 }
 impl nvmlEncoderQueryType_enum {
@@ -4394,7 +4394,7 @@ impl nvmlEncoderQueryType_enum {
 pub struct nvmlEncoderQueryType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlEncoderQueryType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlEncoderQueryType_enum", self.0, &[(0, "NVML_ENCODER_QUERY_H264"), (1, "NVML_ENCODER_QUERY_HEVC"), (2, "NVML_ENCODER_QUERY_AV1"), (255, "NVML_ENCODER_QUERY_UNKNOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlEncoderQueryType_enum", self.0, &[(0, "NVML_ENCODER_QUERY_H264"), (1, "NVML_ENCODER_QUERY_HEVC"), (2, "NVML_ENCODER_QUERY_AV1"), (255, "NVML_ENCODER_QUERY_UNKNOWN")], false)
     }
 }
 impl nvmlFBCSessionType_enum {
@@ -4409,7 +4409,7 @@ impl nvmlFBCSessionType_enum {
 pub struct nvmlFBCSessionType_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlFBCSessionType_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlFBCSessionType_enum", self.0, &[(0, "NVML_FBC_SESSION_TYPE_UNKNOWN"), (1, "NVML_FBC_SESSION_TYPE_TOSYS"), (2, "NVML_FBC_SESSION_TYPE_CUDA"), (3, "NVML_FBC_SESSION_TYPE_VID"), (4, "NVML_FBC_SESSION_TYPE_HWENC")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlFBCSessionType_enum", self.0, &[(0, "NVML_FBC_SESSION_TYPE_UNKNOWN"), (1, "NVML_FBC_SESSION_TYPE_TOSYS"), (2, "NVML_FBC_SESSION_TYPE_CUDA"), (3, "NVML_FBC_SESSION_TYPE_VID"), (4, "NVML_FBC_SESSION_TYPE_HWENC")], false)
     }
 }
 impl nvmlDetachGpuState_enum {
@@ -4421,7 +4421,7 @@ impl nvmlDetachGpuState_enum {
 pub struct nvmlDetachGpuState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlDetachGpuState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlDetachGpuState_enum", self.0, &[(0, "NVML_DETACH_GPU_KEEP"), (1, "NVML_DETACH_GPU_REMOVE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlDetachGpuState_enum", self.0, &[(0, "NVML_DETACH_GPU_KEEP"), (1, "NVML_DETACH_GPU_REMOVE")], false)
     }
 }
 impl nvmlPcieLinkState_enum {
@@ -4433,7 +4433,7 @@ impl nvmlPcieLinkState_enum {
 pub struct nvmlPcieLinkState_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPcieLinkState_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPcieLinkState_enum", self.0, &[(0, "NVML_PCIE_LINK_KEEP"), (1, "NVML_PCIE_LINK_SHUT_DOWN")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPcieLinkState_enum", self.0, &[(0, "NVML_PCIE_LINK_KEEP"), (1, "NVML_PCIE_LINK_SHUT_DOWN")], false)
     }
 }
 impl nvmlCPERType_t {
@@ -4444,7 +4444,7 @@ impl nvmlCPERType_t {
 pub struct nvmlCPERType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlCPERType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlCPERType_t", self.0, &[(1, "NVML_CPER_ACCESS_TYPE_GPU")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlCPERType_t", self.0, &[(1, "NVML_CPER_ACCESS_TYPE_GPU")], false)
     }
 }
 impl nvmlClockLimitId_enum {
@@ -4457,7 +4457,7 @@ impl nvmlClockLimitId_enum {
 pub struct nvmlClockLimitId_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlClockLimitId_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlClockLimitId_enum", self.0, &[(4294967040, "NVML_CLOCK_LIMIT_ID_RANGE_START"), (4294967041, "NVML_CLOCK_LIMIT_ID_TDP"), (4294967042, "NVML_CLOCK_LIMIT_ID_UNLIMITED")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlClockLimitId_enum", self.0, &[(4294967040, "NVML_CLOCK_LIMIT_ID_RANGE_START"), (4294967041, "NVML_CLOCK_LIMIT_ID_TDP"), (4294967042, "NVML_CLOCK_LIMIT_ID_UNLIMITED")], false)
     }
 }
 impl nvmlNvlinkVersion_enum {
@@ -4476,7 +4476,7 @@ impl nvmlNvlinkVersion_enum {
 pub struct nvmlNvlinkVersion_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvlinkVersion_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvlinkVersion_enum", self.0, &[(0, "NVML_NVLINK_VERSION_INVALID"), (1, "NVML_NVLINK_VERSION_1_0"), (2, "NVML_NVLINK_VERSION_2_0"), (3, "NVML_NVLINK_VERSION_2_2"), (4, "NVML_NVLINK_VERSION_3_0"), (5, "NVML_NVLINK_VERSION_3_1"), (6, "NVML_NVLINK_VERSION_4_0"), (7, "NVML_NVLINK_VERSION_5_0"), (8, "NVML_NVLINK_VERSION_6_0")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvlinkVersion_enum", self.0, &[(0, "NVML_NVLINK_VERSION_INVALID"), (1, "NVML_NVLINK_VERSION_1_0"), (2, "NVML_NVLINK_VERSION_2_0"), (3, "NVML_NVLINK_VERSION_2_2"), (4, "NVML_NVLINK_VERSION_3_0"), (5, "NVML_NVLINK_VERSION_3_1"), (6, "NVML_NVLINK_VERSION_4_0"), (7, "NVML_NVLINK_VERSION_5_0"), (8, "NVML_NVLINK_VERSION_6_0")], false)
     }
 }
 impl nvmlNvlinkTelemetrySampleType_t {
@@ -4489,7 +4489,7 @@ impl nvmlNvlinkTelemetrySampleType_t {
 pub struct nvmlNvlinkTelemetrySampleType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlNvlinkTelemetrySampleType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlNvlinkTelemetrySampleType_t", self.0, &[(0, "NVML_NVLINK_TELEMETRY_SAMPLE_TYPE_THROUGHPUT_RAW_TX"), (1, "NVML_NVLINK_TELEMETRY_SAMPLE_TYPE_THROUGHPUT_RAW_RX"), (2, "NVML_NVLINK_TELEMETRY_SAMPLE_TYPE_COUNT")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlNvlinkTelemetrySampleType_t", self.0, &[(0, "NVML_NVLINK_TELEMETRY_SAMPLE_TYPE_THROUGHPUT_RAW_TX"), (1, "NVML_NVLINK_TELEMETRY_SAMPLE_TYPE_THROUGHPUT_RAW_RX"), (2, "NVML_NVLINK_TELEMETRY_SAMPLE_TYPE_COUNT")], false)
     }
 }
 impl nvmlVgpuVmCompatibility_enum {
@@ -4504,7 +4504,7 @@ impl nvmlVgpuVmCompatibility_enum {
 pub struct nvmlVgpuVmCompatibility_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuVmCompatibility_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuVmCompatibility_enum", self.0, &[(0, "NVML_VGPU_VM_COMPATIBILITY_NONE"), (1, "NVML_VGPU_VM_COMPATIBILITY_COLD"), (2, "NVML_VGPU_VM_COMPATIBILITY_HIBERNATE"), (4, "NVML_VGPU_VM_COMPATIBILITY_SLEEP"), (8, "NVML_VGPU_VM_COMPATIBILITY_LIVE")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuVmCompatibility_enum", self.0, &[(0, "NVML_VGPU_VM_COMPATIBILITY_NONE"), (1, "NVML_VGPU_VM_COMPATIBILITY_COLD"), (2, "NVML_VGPU_VM_COMPATIBILITY_HIBERNATE"), (4, "NVML_VGPU_VM_COMPATIBILITY_SLEEP"), (8, "NVML_VGPU_VM_COMPATIBILITY_LIVE")], false)
     }
 }
 impl nvmlVgpuPgpuCompatibilityLimitCode_enum {
@@ -4519,7 +4519,7 @@ impl nvmlVgpuPgpuCompatibilityLimitCode_enum {
 pub struct nvmlVgpuPgpuCompatibilityLimitCode_enum(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlVgpuPgpuCompatibilityLimitCode_enum {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlVgpuPgpuCompatibilityLimitCode_enum", self.0, &[(0, "NVML_VGPU_COMPATIBILITY_LIMIT_NONE"), (1, "NVML_VGPU_COMPATIBILITY_LIMIT_HOST_DRIVER"), (2, "NVML_VGPU_COMPATIBILITY_LIMIT_GUEST_DRIVER"), (4, "NVML_VGPU_COMPATIBILITY_LIMIT_GPU"), (2147483648, "NVML_VGPU_COMPATIBILITY_LIMIT_OTHER")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlVgpuPgpuCompatibilityLimitCode_enum", self.0, &[(0, "NVML_VGPU_COMPATIBILITY_LIMIT_NONE"), (1, "NVML_VGPU_COMPATIBILITY_LIMIT_HOST_DRIVER"), (2, "NVML_VGPU_COMPATIBILITY_LIMIT_GUEST_DRIVER"), (4, "NVML_VGPU_COMPATIBILITY_LIMIT_GPU"), (2147483648, "NVML_VGPU_COMPATIBILITY_LIMIT_OTHER")], false)
     }
 }
 impl nvmlPRMCounterId_t {
@@ -4552,7 +4552,7 @@ impl nvmlPRMCounterId_t {
 pub struct nvmlPRMCounterId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPRMCounterId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPRMCounterId_t", self.0, &[(0, "NVML_PRM_COUNTER_ID_NONE"), (1, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_LINK_DOWN_EVENTS"), (2, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_SUCCESSFUL_RECOVERY_EVENTS"), (101, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_SUCCESSFUL_RECOVERY_EVENTS"), (102, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_SINCE_LAST_RECOVERY"), (103, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_BETWEEN_LAST_TWO_RECOVERIES"), (104, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_IN_LAST_HOST_SERDES_FEQ_RECOVERY"), (105, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_TIME_IN_HOST_SERDES_FEQ_RECOVERY"), (106, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_HOST_SERDES_FEQ_RECOVERY_COUNT"), (107, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_HOST_SERDES_FEQ_SUCCESSFUL_RECOVERY_COUNT"), (108, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_LAST_HOST_SERDES_FEQ_ATTEMPTS_COUNT"), (109, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_LAST_SUCCESSFUL_RECOVERY_STEP_ATTEMPTS"), (110, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_LAST_SUCCESSFUL_RECOVERY_TIME"), (111, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_SUCCESSFUL_RECOVERY_TIME"), (201, "NVML_PRM_COUNTER_ID_PPCNT_PORTCOUNTERS_PORT_XMIT_WAIT"), (301, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODES"), (302, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODE_ERR"), (303, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_UNCORRECTABLE_CODE"), (304, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_CODES"), (305, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_CODES"), (306, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_EVENTS"), (307, "NVML_PRM_COUNTER_ID_PPCNT_PLR_SYNC_EVENTS"), (1001, "NVML_PRM_COUNTER_ID_PPRM_OPER_RECOVERY")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPRMCounterId_t", self.0, &[(0, "NVML_PRM_COUNTER_ID_NONE"), (1, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_LINK_DOWN_EVENTS"), (2, "NVML_PRM_COUNTER_ID_PPCNT_PHYSICAL_LAYER_CTRS_SUCCESSFUL_RECOVERY_EVENTS"), (101, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_SUCCESSFUL_RECOVERY_EVENTS"), (102, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_SINCE_LAST_RECOVERY"), (103, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_BETWEEN_LAST_TWO_RECOVERIES"), (104, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TIME_IN_LAST_HOST_SERDES_FEQ_RECOVERY"), (105, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_TIME_IN_HOST_SERDES_FEQ_RECOVERY"), (106, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_HOST_SERDES_FEQ_RECOVERY_COUNT"), (107, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_HOST_SERDES_FEQ_SUCCESSFUL_RECOVERY_COUNT"), (108, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_LAST_HOST_SERDES_FEQ_ATTEMPTS_COUNT"), (109, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_LAST_SUCCESSFUL_RECOVERY_STEP_ATTEMPTS"), (110, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_LAST_SUCCESSFUL_RECOVERY_TIME"), (111, "NVML_PRM_COUNTER_ID_PPCNT_RECOVERY_CTRS_TOTAL_SUCCESSFUL_RECOVERY_TIME"), (201, "NVML_PRM_COUNTER_ID_PPCNT_PORTCOUNTERS_PORT_XMIT_WAIT"), (301, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODES"), (302, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_CODE_ERR"), (303, "NVML_PRM_COUNTER_ID_PPCNT_PLR_RCV_UNCORRECTABLE_CODE"), (304, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_CODES"), (305, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_CODES"), (306, "NVML_PRM_COUNTER_ID_PPCNT_PLR_XMIT_RETRY_EVENTS"), (307, "NVML_PRM_COUNTER_ID_PPCNT_PLR_SYNC_EVENTS"), (1001, "NVML_PRM_COUNTER_ID_PPRM_OPER_RECOVERY")], false)
     }
 }
 impl nvmlGpmMetricId_t {
@@ -5009,7 +5009,7 @@ impl nvmlGpmMetricId_t {
 pub struct nvmlGpmMetricId_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlGpmMetricId_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlGpmMetricId_t", self.0, &[(1, "NVML_GPM_METRIC_GRAPHICS_UTIL"), (2, "NVML_GPM_METRIC_SM_UTIL"), (3, "NVML_GPM_METRIC_SM_OCCUPANCY"), (4, "NVML_GPM_METRIC_INTEGER_UTIL"), (5, "NVML_GPM_METRIC_ANY_TENSOR_UTIL"), (6, "NVML_GPM_METRIC_DFMA_TENSOR_UTIL"), (7, "NVML_GPM_METRIC_HMMA_TENSOR_UTIL"), (8, "NVML_GPM_METRIC_DMMA_TENSOR_UTIL"), (9, "NVML_GPM_METRIC_IMMA_TENSOR_UTIL"), (10, "NVML_GPM_METRIC_DRAM_BW_UTIL"), (11, "NVML_GPM_METRIC_FP64_UTIL"), (12, "NVML_GPM_METRIC_FP32_UTIL"), (13, "NVML_GPM_METRIC_FP16_UTIL"), (20, "NVML_GPM_METRIC_PCIE_TX_PER_SEC"), (21, "NVML_GPM_METRIC_PCIE_RX_PER_SEC"), (30, "NVML_GPM_METRIC_NVDEC_0_UTIL"), (31, "NVML_GPM_METRIC_NVDEC_1_UTIL"), (32, "NVML_GPM_METRIC_NVDEC_2_UTIL"), (33, "NVML_GPM_METRIC_NVDEC_3_UTIL"), (34, "NVML_GPM_METRIC_NVDEC_4_UTIL"), (35, "NVML_GPM_METRIC_NVDEC_5_UTIL"), (36, "NVML_GPM_METRIC_NVDEC_6_UTIL"), (37, "NVML_GPM_METRIC_NVDEC_7_UTIL"), (40, "NVML_GPM_METRIC_NVJPG_0_UTIL"), (41, "NVML_GPM_METRIC_NVJPG_1_UTIL"), (42, "NVML_GPM_METRIC_NVJPG_2_UTIL"), (43, "NVML_GPM_METRIC_NVJPG_3_UTIL"), (44, "NVML_GPM_METRIC_NVJPG_4_UTIL"), (45, "NVML_GPM_METRIC_NVJPG_5_UTIL"), (46, "NVML_GPM_METRIC_NVJPG_6_UTIL"), (47, "NVML_GPM_METRIC_NVJPG_7_UTIL"), (50, "NVML_GPM_METRIC_NVOFA_0_UTIL"), (51, "NVML_GPM_METRIC_NVOFA_1_UTIL"), (60, "NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC"), (61, "NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC"), (62, "NVML_GPM_METRIC_NVLINK_L0_RX_PER_SEC"), (63, "NVML_GPM_METRIC_NVLINK_L0_TX_PER_SEC"), (64, "NVML_GPM_METRIC_NVLINK_L1_RX_PER_SEC"), (65, "NVML_GPM_METRIC_NVLINK_L1_TX_PER_SEC"), (66, "NVML_GPM_METRIC_NVLINK_L2_RX_PER_SEC"), (67, "NVML_GPM_METRIC_NVLINK_L2_TX_PER_SEC"), (68, "NVML_GPM_METRIC_NVLINK_L3_RX_PER_SEC"), (69, "NVML_GPM_METRIC_NVLINK_L3_TX_PER_SEC"), (70, "NVML_GPM_METRIC_NVLINK_L4_RX_PER_SEC"), (71, "NVML_GPM_METRIC_NVLINK_L4_TX_PER_SEC"), (72, "NVML_GPM_METRIC_NVLINK_L5_RX_PER_SEC"), (73, "NVML_GPM_METRIC_NVLINK_L5_TX_PER_SEC"), (74, "NVML_GPM_METRIC_NVLINK_L6_RX_PER_SEC"), (75, "NVML_GPM_METRIC_NVLINK_L6_TX_PER_SEC"), (76, "NVML_GPM_METRIC_NVLINK_L7_RX_PER_SEC"), (77, "NVML_GPM_METRIC_NVLINK_L7_TX_PER_SEC"), (78, "NVML_GPM_METRIC_NVLINK_L8_RX_PER_SEC"), (79, "NVML_GPM_METRIC_NVLINK_L8_TX_PER_SEC"), (80, "NVML_GPM_METRIC_NVLINK_L9_RX_PER_SEC"), (81, "NVML_GPM_METRIC_NVLINK_L9_TX_PER_SEC"), (82, "NVML_GPM_METRIC_NVLINK_L10_RX_PER_SEC"), (83, "NVML_GPM_METRIC_NVLINK_L10_TX_PER_SEC"), (84, "NVML_GPM_METRIC_NVLINK_L11_RX_PER_SEC"), (85, "NVML_GPM_METRIC_NVLINK_L11_TX_PER_SEC"), (86, "NVML_GPM_METRIC_NVLINK_L12_RX_PER_SEC"), (87, "NVML_GPM_METRIC_NVLINK_L12_TX_PER_SEC"), (88, "NVML_GPM_METRIC_NVLINK_L13_RX_PER_SEC"), (89, "NVML_GPM_METRIC_NVLINK_L13_TX_PER_SEC"), (90, "NVML_GPM_METRIC_NVLINK_L14_RX_PER_SEC"), (91, "NVML_GPM_METRIC_NVLINK_L14_TX_PER_SEC"), (92, "NVML_GPM_METRIC_NVLINK_L15_RX_PER_SEC"), (93, "NVML_GPM_METRIC_NVLINK_L15_TX_PER_SEC"), (94, "NVML_GPM_METRIC_NVLINK_L16_RX_PER_SEC"), (95, "NVML_GPM_METRIC_NVLINK_L16_TX_PER_SEC"), (96, "NVML_GPM_METRIC_NVLINK_L17_RX_PER_SEC"), (97, "NVML_GPM_METRIC_NVLINK_L17_TX_PER_SEC"), (100, "NVML_GPM_METRIC_C2C_TOTAL_TX_PER_SEC"), (101, "NVML_GPM_METRIC_C2C_TOTAL_RX_PER_SEC"), (102, "NVML_GPM_METRIC_C2C_DATA_TX_PER_SEC"), (103, "NVML_GPM_METRIC_C2C_DATA_RX_PER_SEC"), (104, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_TX_PER_SEC"), (105, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_RX_PER_SEC"), (106, "NVML_GPM_METRIC_C2C_LINK0_DATA_TX_PER_SEC"), (107, "NVML_GPM_METRIC_C2C_LINK0_DATA_RX_PER_SEC"), (108, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_TX_PER_SEC"), (109, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_RX_PER_SEC"), (110, "NVML_GPM_METRIC_C2C_LINK1_DATA_TX_PER_SEC"), (111, "NVML_GPM_METRIC_C2C_LINK1_DATA_RX_PER_SEC"), (112, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_TX_PER_SEC"), (113, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_RX_PER_SEC"), (114, "NVML_GPM_METRIC_C2C_LINK2_DATA_TX_PER_SEC"), (115, "NVML_GPM_METRIC_C2C_LINK2_DATA_RX_PER_SEC"), (116, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_TX_PER_SEC"), (117, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_RX_PER_SEC"), (118, "NVML_GPM_METRIC_C2C_LINK3_DATA_TX_PER_SEC"), (119, "NVML_GPM_METRIC_C2C_LINK3_DATA_RX_PER_SEC"), (120, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_TX_PER_SEC"), (121, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_RX_PER_SEC"), (122, "NVML_GPM_METRIC_C2C_LINK4_DATA_TX_PER_SEC"), (123, "NVML_GPM_METRIC_C2C_LINK4_DATA_RX_PER_SEC"), (124, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_TX_PER_SEC"), (125, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_RX_PER_SEC"), (126, "NVML_GPM_METRIC_C2C_LINK5_DATA_TX_PER_SEC"), (127, "NVML_GPM_METRIC_C2C_LINK5_DATA_RX_PER_SEC"), (128, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_TX_PER_SEC"), (129, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_RX_PER_SEC"), (130, "NVML_GPM_METRIC_C2C_LINK6_DATA_TX_PER_SEC"), (131, "NVML_GPM_METRIC_C2C_LINK6_DATA_RX_PER_SEC"), (132, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_TX_PER_SEC"), (133, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_RX_PER_SEC"), (134, "NVML_GPM_METRIC_C2C_LINK7_DATA_TX_PER_SEC"), (135, "NVML_GPM_METRIC_C2C_LINK7_DATA_RX_PER_SEC"), (136, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_TX_PER_SEC"), (137, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_RX_PER_SEC"), (138, "NVML_GPM_METRIC_C2C_LINK8_DATA_TX_PER_SEC"), (139, "NVML_GPM_METRIC_C2C_LINK8_DATA_RX_PER_SEC"), (140, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_TX_PER_SEC"), (141, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_RX_PER_SEC"), (142, "NVML_GPM_METRIC_C2C_LINK9_DATA_TX_PER_SEC"), (143, "NVML_GPM_METRIC_C2C_LINK9_DATA_RX_PER_SEC"), (144, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_TX_PER_SEC"), (145, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_RX_PER_SEC"), (146, "NVML_GPM_METRIC_C2C_LINK10_DATA_TX_PER_SEC"), (147, "NVML_GPM_METRIC_C2C_LINK10_DATA_RX_PER_SEC"), (148, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_TX_PER_SEC"), (149, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_RX_PER_SEC"), (150, "NVML_GPM_METRIC_C2C_LINK11_DATA_TX_PER_SEC"), (151, "NVML_GPM_METRIC_C2C_LINK11_DATA_RX_PER_SEC"), (152, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_TX_PER_SEC"), (153, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_RX_PER_SEC"), (154, "NVML_GPM_METRIC_C2C_LINK12_DATA_TX_PER_SEC"), (155, "NVML_GPM_METRIC_C2C_LINK12_DATA_RX_PER_SEC"), (156, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_TX_PER_SEC"), (157, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_RX_PER_SEC"), (158, "NVML_GPM_METRIC_C2C_LINK13_DATA_TX_PER_SEC"), (159, "NVML_GPM_METRIC_C2C_LINK13_DATA_RX_PER_SEC"), (160, "NVML_GPM_METRIC_HOSTMEM_CACHE_HIT"), (161, "NVML_GPM_METRIC_HOSTMEM_CACHE_MISS"), (162, "NVML_GPM_METRIC_PEERMEM_CACHE_HIT"), (163, "NVML_GPM_METRIC_PEERMEM_CACHE_MISS"), (164, "NVML_GPM_METRIC_DRAM_CACHE_HIT"), (165, "NVML_GPM_METRIC_DRAM_CACHE_MISS"), (166, "NVML_GPM_METRIC_NVENC_0_UTIL"), (167, "NVML_GPM_METRIC_NVENC_1_UTIL"), (168, "NVML_GPM_METRIC_NVENC_2_UTIL"), (169, "NVML_GPM_METRIC_NVENC_3_UTIL"), (170, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ELAPSED"), (171, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ACTIVE"), (172, "NVML_GPM_METRIC_GR0_CTXSW_REQUESTS"), (173, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_PER_REQ"), (174, "NVML_GPM_METRIC_GR0_CTXSW_ACTIVE_PCT"), (175, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ELAPSED"), (176, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ACTIVE"), (177, "NVML_GPM_METRIC_GR1_CTXSW_REQUESTS"), (178, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_PER_REQ"), (179, "NVML_GPM_METRIC_GR1_CTXSW_ACTIVE_PCT"), (180, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ELAPSED"), (181, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ACTIVE"), (182, "NVML_GPM_METRIC_GR2_CTXSW_REQUESTS"), (183, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_PER_REQ"), (184, "NVML_GPM_METRIC_GR2_CTXSW_ACTIVE_PCT"), (185, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ELAPSED"), (186, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ACTIVE"), (187, "NVML_GPM_METRIC_GR3_CTXSW_REQUESTS"), (188, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_PER_REQ"), (189, "NVML_GPM_METRIC_GR3_CTXSW_ACTIVE_PCT"), (190, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ELAPSED"), (191, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ACTIVE"), (192, "NVML_GPM_METRIC_GR4_CTXSW_REQUESTS"), (193, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_PER_REQ"), (194, "NVML_GPM_METRIC_GR4_CTXSW_ACTIVE_PCT"), (195, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ELAPSED"), (196, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ACTIVE"), (197, "NVML_GPM_METRIC_GR5_CTXSW_REQUESTS"), (198, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_PER_REQ"), (199, "NVML_GPM_METRIC_GR5_CTXSW_ACTIVE_PCT"), (200, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ELAPSED"), (201, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ACTIVE"), (202, "NVML_GPM_METRIC_GR6_CTXSW_REQUESTS"), (203, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_PER_REQ"), (204, "NVML_GPM_METRIC_GR6_CTXSW_ACTIVE_PCT"), (205, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ELAPSED"), (206, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ACTIVE"), (207, "NVML_GPM_METRIC_GR7_CTXSW_REQUESTS"), (208, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_PER_REQ"), (209, "NVML_GPM_METRIC_GR7_CTXSW_ACTIVE_PCT"), (212, "NVML_GPM_METRIC_NVLINK_L18_RX_PER_SEC"), (213, "NVML_GPM_METRIC_NVLINK_L18_TX_PER_SEC"), (214, "NVML_GPM_METRIC_NVLINK_L19_RX_PER_SEC"), (215, "NVML_GPM_METRIC_NVLINK_L19_TX_PER_SEC"), (216, "NVML_GPM_METRIC_NVLINK_L20_RX_PER_SEC"), (217, "NVML_GPM_METRIC_NVLINK_L20_TX_PER_SEC"), (218, "NVML_GPM_METRIC_NVLINK_L21_RX_PER_SEC"), (219, "NVML_GPM_METRIC_NVLINK_L21_TX_PER_SEC"), (220, "NVML_GPM_METRIC_NVLINK_L22_RX_PER_SEC"), (221, "NVML_GPM_METRIC_NVLINK_L22_TX_PER_SEC"), (222, "NVML_GPM_METRIC_NVLINK_L23_RX_PER_SEC"), (223, "NVML_GPM_METRIC_NVLINK_L23_TX_PER_SEC"), (224, "NVML_GPM_METRIC_NVLINK_L24_RX_PER_SEC"), (225, "NVML_GPM_METRIC_NVLINK_L24_TX_PER_SEC"), (226, "NVML_GPM_METRIC_NVLINK_L25_RX_PER_SEC"), (227, "NVML_GPM_METRIC_NVLINK_L25_TX_PER_SEC"), (228, "NVML_GPM_METRIC_NVLINK_L26_RX_PER_SEC"), (229, "NVML_GPM_METRIC_NVLINK_L26_TX_PER_SEC"), (230, "NVML_GPM_METRIC_NVLINK_L27_RX_PER_SEC"), (231, "NVML_GPM_METRIC_NVLINK_L27_TX_PER_SEC"), (232, "NVML_GPM_METRIC_NVLINK_L28_RX_PER_SEC"), (233, "NVML_GPM_METRIC_NVLINK_L28_TX_PER_SEC"), (234, "NVML_GPM_METRIC_NVLINK_L29_RX_PER_SEC"), (235, "NVML_GPM_METRIC_NVLINK_L29_TX_PER_SEC"), (236, "NVML_GPM_METRIC_NVLINK_L30_RX_PER_SEC"), (237, "NVML_GPM_METRIC_NVLINK_L30_TX_PER_SEC"), (238, "NVML_GPM_METRIC_NVLINK_L31_RX_PER_SEC"), (239, "NVML_GPM_METRIC_NVLINK_L31_TX_PER_SEC"), (240, "NVML_GPM_METRIC_NVLINK_L32_RX_PER_SEC"), (241, "NVML_GPM_METRIC_NVLINK_L32_TX_PER_SEC"), (242, "NVML_GPM_METRIC_NVLINK_L33_RX_PER_SEC"), (243, "NVML_GPM_METRIC_NVLINK_L33_TX_PER_SEC"), (244, "NVML_GPM_METRIC_NVLINK_L34_RX_PER_SEC"), (245, "NVML_GPM_METRIC_NVLINK_L34_TX_PER_SEC"), (246, "NVML_GPM_METRIC_NVLINK_L35_RX_PER_SEC"), (247, "NVML_GPM_METRIC_NVLINK_L35_TX_PER_SEC"), (248, "NVML_GPM_METRIC_SM_CYCLES_ELAPSED"), (249, "NVML_GPM_METRIC_SM_CYCLES_ACTIVE"), (250, "NVML_GPM_METRIC_MMA_CYCLES_ACTIVE"), (251, "NVML_GPM_METRIC_DMMA_CYCLES_ACTIVE"), (252, "NVML_GPM_METRIC_HMMA_CYCLES_ACTIVE"), (253, "NVML_GPM_METRIC_IMMA_CYCLES_ACTIVE"), (254, "NVML_GPM_METRIC_DFMA_CYCLES_ACTIVE"), (255, "NVML_GPM_METRIC_PCIE_TX"), (256, "NVML_GPM_METRIC_PCIE_RX"), (257, "NVML_GPM_METRIC_INTEGER_CYCLES_ACTIVE"), (258, "NVML_GPM_METRIC_FP64_CYCLES_ACTIVE"), (259, "NVML_GPM_METRIC_FP32_CYCLES_ACTIVE"), (260, "NVML_GPM_METRIC_FP16_CYCLES_ACTIVE"), (261, "NVML_GPM_METRIC_NVLINK_L0_RX"), (262, "NVML_GPM_METRIC_NVLINK_L0_TX"), (263, "NVML_GPM_METRIC_NVLINK_L1_RX"), (264, "NVML_GPM_METRIC_NVLINK_L1_TX"), (265, "NVML_GPM_METRIC_NVLINK_L2_RX"), (266, "NVML_GPM_METRIC_NVLINK_L2_TX"), (267, "NVML_GPM_METRIC_NVLINK_L3_RX"), (268, "NVML_GPM_METRIC_NVLINK_L3_TX"), (269, "NVML_GPM_METRIC_NVLINK_L4_RX"), (270, "NVML_GPM_METRIC_NVLINK_L4_TX"), (271, "NVML_GPM_METRIC_NVLINK_L5_RX"), (272, "NVML_GPM_METRIC_NVLINK_L5_TX"), (273, "NVML_GPM_METRIC_NVLINK_L6_RX"), (274, "NVML_GPM_METRIC_NVLINK_L6_TX"), (275, "NVML_GPM_METRIC_NVLINK_L7_RX"), (276, "NVML_GPM_METRIC_NVLINK_L7_TX"), (277, "NVML_GPM_METRIC_NVLINK_L8_RX"), (278, "NVML_GPM_METRIC_NVLINK_L8_TX"), (279, "NVML_GPM_METRIC_NVLINK_L9_RX"), (280, "NVML_GPM_METRIC_NVLINK_L9_TX"), (281, "NVML_GPM_METRIC_NVLINK_L10_RX"), (282, "NVML_GPM_METRIC_NVLINK_L10_TX"), (283, "NVML_GPM_METRIC_NVLINK_L11_RX"), (284, "NVML_GPM_METRIC_NVLINK_L11_TX"), (285, "NVML_GPM_METRIC_NVLINK_L12_RX"), (286, "NVML_GPM_METRIC_NVLINK_L12_TX"), (287, "NVML_GPM_METRIC_NVLINK_L13_RX"), (288, "NVML_GPM_METRIC_NVLINK_L13_TX"), (289, "NVML_GPM_METRIC_NVLINK_L14_RX"), (290, "NVML_GPM_METRIC_NVLINK_L14_TX"), (291, "NVML_GPM_METRIC_NVLINK_L15_RX"), (292, "NVML_GPM_METRIC_NVLINK_L15_TX"), (293, "NVML_GPM_METRIC_NVLINK_L16_RX"), (294, "NVML_GPM_METRIC_NVLINK_L16_TX"), (295, "NVML_GPM_METRIC_NVLINK_L17_RX"), (296, "NVML_GPM_METRIC_NVLINK_L17_TX"), (297, "NVML_GPM_METRIC_NVLINK_L18_RX"), (298, "NVML_GPM_METRIC_NVLINK_L18_TX"), (299, "NVML_GPM_METRIC_NVLINK_L19_RX"), (300, "NVML_GPM_METRIC_NVLINK_L19_TX"), (301, "NVML_GPM_METRIC_NVLINK_L20_RX"), (302, "NVML_GPM_METRIC_NVLINK_L20_TX"), (303, "NVML_GPM_METRIC_NVLINK_L21_RX"), (304, "NVML_GPM_METRIC_NVLINK_L21_TX"), (305, "NVML_GPM_METRIC_NVLINK_L22_RX"), (306, "NVML_GPM_METRIC_NVLINK_L22_TX"), (307, "NVML_GPM_METRIC_NVLINK_L23_RX"), (308, "NVML_GPM_METRIC_NVLINK_L23_TX"), (309, "NVML_GPM_METRIC_NVLINK_L24_RX"), (310, "NVML_GPM_METRIC_NVLINK_L24_TX"), (311, "NVML_GPM_METRIC_NVLINK_L25_RX"), (312, "NVML_GPM_METRIC_NVLINK_L25_TX"), (313, "NVML_GPM_METRIC_NVLINK_L26_RX"), (314, "NVML_GPM_METRIC_NVLINK_L26_TX"), (315, "NVML_GPM_METRIC_NVLINK_L27_RX"), (316, "NVML_GPM_METRIC_NVLINK_L27_TX"), (317, "NVML_GPM_METRIC_NVLINK_L28_RX"), (318, "NVML_GPM_METRIC_NVLINK_L28_TX"), (319, "NVML_GPM_METRIC_NVLINK_L29_RX"), (320, "NVML_GPM_METRIC_NVLINK_L29_TX"), (321, "NVML_GPM_METRIC_NVLINK_L30_RX"), (322, "NVML_GPM_METRIC_NVLINK_L30_TX"), (323, "NVML_GPM_METRIC_NVLINK_L31_RX"), (324, "NVML_GPM_METRIC_NVLINK_L31_TX"), (325, "NVML_GPM_METRIC_NVLINK_L32_RX"), (326, "NVML_GPM_METRIC_NVLINK_L32_TX"), (327, "NVML_GPM_METRIC_NVLINK_L33_RX"), (328, "NVML_GPM_METRIC_NVLINK_L33_TX"), (329, "NVML_GPM_METRIC_NVLINK_L34_RX"), (330, "NVML_GPM_METRIC_NVLINK_L34_TX"), (331, "NVML_GPM_METRIC_NVLINK_L35_RX"), (332, "NVML_GPM_METRIC_NVLINK_L35_TX"), (333, "NVML_GPM_METRIC_NVLINK_L36_RX"), (334, "NVML_GPM_METRIC_NVLINK_L36_TX"), (335, "NVML_GPM_METRIC_NVLINK_L37_RX"), (336, "NVML_GPM_METRIC_NVLINK_L37_TX"), (337, "NVML_GPM_METRIC_NVLINK_L38_RX"), (338, "NVML_GPM_METRIC_NVLINK_L38_TX"), (339, "NVML_GPM_METRIC_NVLINK_L39_RX"), (340, "NVML_GPM_METRIC_NVLINK_L39_TX"), (341, "NVML_GPM_METRIC_NVLINK_L40_RX"), (342, "NVML_GPM_METRIC_NVLINK_L40_TX"), (343, "NVML_GPM_METRIC_NVLINK_L41_RX"), (344, "NVML_GPM_METRIC_NVLINK_L41_TX"), (345, "NVML_GPM_METRIC_NVLINK_L42_RX"), (346, "NVML_GPM_METRIC_NVLINK_L42_TX"), (347, "NVML_GPM_METRIC_NVLINK_L43_RX"), (348, "NVML_GPM_METRIC_NVLINK_L43_TX"), (349, "NVML_GPM_METRIC_NVLINK_L44_RX"), (350, "NVML_GPM_METRIC_NVLINK_L44_TX"), (351, "NVML_GPM_METRIC_NVLINK_L45_RX"), (352, "NVML_GPM_METRIC_NVLINK_L45_TX"), (353, "NVML_GPM_METRIC_NVLINK_L46_RX"), (354, "NVML_GPM_METRIC_NVLINK_L46_TX"), (355, "NVML_GPM_METRIC_NVLINK_L47_RX"), (356, "NVML_GPM_METRIC_NVLINK_L47_TX"), (357, "NVML_GPM_METRIC_NVLINK_L48_RX"), (358, "NVML_GPM_METRIC_NVLINK_L48_TX"), (359, "NVML_GPM_METRIC_NVLINK_L49_RX"), (360, "NVML_GPM_METRIC_NVLINK_L49_TX"), (361, "NVML_GPM_METRIC_NVLINK_L50_RX"), (362, "NVML_GPM_METRIC_NVLINK_L50_TX"), (363, "NVML_GPM_METRIC_NVLINK_L51_RX"), (364, "NVML_GPM_METRIC_NVLINK_L51_TX"), (365, "NVML_GPM_METRIC_NVLINK_L52_RX"), (366, "NVML_GPM_METRIC_NVLINK_L52_TX"), (367, "NVML_GPM_METRIC_NVLINK_L53_RX"), (368, "NVML_GPM_METRIC_NVLINK_L53_TX"), (369, "NVML_GPM_METRIC_NVLINK_L54_RX"), (370, "NVML_GPM_METRIC_NVLINK_L54_TX"), (371, "NVML_GPM_METRIC_NVLINK_L55_RX"), (372, "NVML_GPM_METRIC_NVLINK_L55_TX"), (373, "NVML_GPM_METRIC_NVLINK_L56_RX"), (374, "NVML_GPM_METRIC_NVLINK_L56_TX"), (375, "NVML_GPM_METRIC_NVLINK_L57_RX"), (376, "NVML_GPM_METRIC_NVLINK_L57_TX"), (377, "NVML_GPM_METRIC_NVLINK_L58_RX"), (378, "NVML_GPM_METRIC_NVLINK_L58_TX"), (379, "NVML_GPM_METRIC_NVLINK_L59_RX"), (380, "NVML_GPM_METRIC_NVLINK_L59_TX"), (381, "NVML_GPM_METRIC_NVLINK_L60_RX"), (382, "NVML_GPM_METRIC_NVLINK_L60_TX"), (383, "NVML_GPM_METRIC_NVLINK_L61_RX"), (384, "NVML_GPM_METRIC_NVLINK_L61_TX"), (385, "NVML_GPM_METRIC_NVLINK_L62_RX"), (386, "NVML_GPM_METRIC_NVLINK_L62_TX"), (387, "NVML_GPM_METRIC_NVLINK_L63_RX"), (388, "NVML_GPM_METRIC_NVLINK_L63_TX"), (389, "NVML_GPM_METRIC_NVLINK_L64_RX"), (390, "NVML_GPM_METRIC_NVLINK_L64_TX"), (391, "NVML_GPM_METRIC_NVLINK_L65_RX"), (392, "NVML_GPM_METRIC_NVLINK_L65_TX"), (393, "NVML_GPM_METRIC_NVLINK_L66_RX"), (394, "NVML_GPM_METRIC_NVLINK_L66_TX"), (395, "NVML_GPM_METRIC_NVLINK_L67_RX"), (396, "NVML_GPM_METRIC_NVLINK_L67_TX"), (397, "NVML_GPM_METRIC_NVLINK_L68_RX"), (398, "NVML_GPM_METRIC_NVLINK_L68_TX"), (399, "NVML_GPM_METRIC_NVLINK_L69_RX"), (400, "NVML_GPM_METRIC_NVLINK_L69_TX"), (401, "NVML_GPM_METRIC_NVLINK_L70_RX"), (402, "NVML_GPM_METRIC_NVLINK_L70_TX"), (403, "NVML_GPM_METRIC_NVLINK_L71_RX"), (404, "NVML_GPM_METRIC_NVLINK_L71_TX"), (405, "NVML_GPM_METRIC_NVLINK_L36_RX_PER_SEC"), (406, "NVML_GPM_METRIC_NVLINK_L36_TX_PER_SEC"), (407, "NVML_GPM_METRIC_NVLINK_L37_RX_PER_SEC"), (408, "NVML_GPM_METRIC_NVLINK_L37_TX_PER_SEC"), (409, "NVML_GPM_METRIC_NVLINK_L38_RX_PER_SEC"), (410, "NVML_GPM_METRIC_NVLINK_L38_TX_PER_SEC"), (411, "NVML_GPM_METRIC_NVLINK_L39_RX_PER_SEC"), (412, "NVML_GPM_METRIC_NVLINK_L39_TX_PER_SEC"), (413, "NVML_GPM_METRIC_NVLINK_L40_RX_PER_SEC"), (414, "NVML_GPM_METRIC_NVLINK_L40_TX_PER_SEC"), (415, "NVML_GPM_METRIC_NVLINK_L41_RX_PER_SEC"), (416, "NVML_GPM_METRIC_NVLINK_L41_TX_PER_SEC"), (417, "NVML_GPM_METRIC_NVLINK_L42_RX_PER_SEC"), (418, "NVML_GPM_METRIC_NVLINK_L42_TX_PER_SEC"), (419, "NVML_GPM_METRIC_NVLINK_L43_RX_PER_SEC"), (420, "NVML_GPM_METRIC_NVLINK_L43_TX_PER_SEC"), (421, "NVML_GPM_METRIC_NVLINK_L44_RX_PER_SEC"), (422, "NVML_GPM_METRIC_NVLINK_L44_TX_PER_SEC"), (423, "NVML_GPM_METRIC_NVLINK_L45_RX_PER_SEC"), (424, "NVML_GPM_METRIC_NVLINK_L45_TX_PER_SEC"), (425, "NVML_GPM_METRIC_NVLINK_L46_RX_PER_SEC"), (426, "NVML_GPM_METRIC_NVLINK_L46_TX_PER_SEC"), (427, "NVML_GPM_METRIC_NVLINK_L47_RX_PER_SEC"), (428, "NVML_GPM_METRIC_NVLINK_L47_TX_PER_SEC"), (429, "NVML_GPM_METRIC_NVLINK_L48_RX_PER_SEC"), (430, "NVML_GPM_METRIC_NVLINK_L48_TX_PER_SEC"), (431, "NVML_GPM_METRIC_NVLINK_L49_RX_PER_SEC"), (432, "NVML_GPM_METRIC_NVLINK_L49_TX_PER_SEC"), (433, "NVML_GPM_METRIC_NVLINK_L50_RX_PER_SEC"), (434, "NVML_GPM_METRIC_NVLINK_L50_TX_PER_SEC"), (435, "NVML_GPM_METRIC_NVLINK_L51_RX_PER_SEC"), (436, "NVML_GPM_METRIC_NVLINK_L51_TX_PER_SEC"), (437, "NVML_GPM_METRIC_NVLINK_L52_RX_PER_SEC"), (438, "NVML_GPM_METRIC_NVLINK_L52_TX_PER_SEC"), (439, "NVML_GPM_METRIC_NVLINK_L53_RX_PER_SEC"), (440, "NVML_GPM_METRIC_NVLINK_L53_TX_PER_SEC"), (441, "NVML_GPM_METRIC_NVLINK_L54_RX_PER_SEC"), (442, "NVML_GPM_METRIC_NVLINK_L54_TX_PER_SEC"), (443, "NVML_GPM_METRIC_NVLINK_L55_RX_PER_SEC"), (444, "NVML_GPM_METRIC_NVLINK_L55_TX_PER_SEC"), (445, "NVML_GPM_METRIC_NVLINK_L56_RX_PER_SEC"), (446, "NVML_GPM_METRIC_NVLINK_L56_TX_PER_SEC"), (447, "NVML_GPM_METRIC_NVLINK_L57_RX_PER_SEC"), (448, "NVML_GPM_METRIC_NVLINK_L57_TX_PER_SEC"), (449, "NVML_GPM_METRIC_NVLINK_L58_RX_PER_SEC"), (450, "NVML_GPM_METRIC_NVLINK_L58_TX_PER_SEC"), (451, "NVML_GPM_METRIC_NVLINK_L59_RX_PER_SEC"), (452, "NVML_GPM_METRIC_NVLINK_L59_TX_PER_SEC"), (453, "NVML_GPM_METRIC_NVLINK_L60_RX_PER_SEC"), (454, "NVML_GPM_METRIC_NVLINK_L60_TX_PER_SEC"), (455, "NVML_GPM_METRIC_NVLINK_L61_RX_PER_SEC"), (456, "NVML_GPM_METRIC_NVLINK_L61_TX_PER_SEC"), (457, "NVML_GPM_METRIC_NVLINK_L62_RX_PER_SEC"), (458, "NVML_GPM_METRIC_NVLINK_L62_TX_PER_SEC"), (459, "NVML_GPM_METRIC_NVLINK_L63_RX_PER_SEC"), (460, "NVML_GPM_METRIC_NVLINK_L63_TX_PER_SEC"), (461, "NVML_GPM_METRIC_NVLINK_L64_RX_PER_SEC"), (462, "NVML_GPM_METRIC_NVLINK_L64_TX_PER_SEC"), (463, "NVML_GPM_METRIC_NVLINK_L65_RX_PER_SEC"), (464, "NVML_GPM_METRIC_NVLINK_L65_TX_PER_SEC"), (465, "NVML_GPM_METRIC_NVLINK_L66_RX_PER_SEC"), (466, "NVML_GPM_METRIC_NVLINK_L66_TX_PER_SEC"), (467, "NVML_GPM_METRIC_NVLINK_L67_RX_PER_SEC"), (468, "NVML_GPM_METRIC_NVLINK_L67_TX_PER_SEC"), (469, "NVML_GPM_METRIC_NVLINK_L68_RX_PER_SEC"), (470, "NVML_GPM_METRIC_NVLINK_L68_TX_PER_SEC"), (471, "NVML_GPM_METRIC_NVLINK_L69_RX_PER_SEC"), (472, "NVML_GPM_METRIC_NVLINK_L69_TX_PER_SEC"), (473, "NVML_GPM_METRIC_NVLINK_L70_RX_PER_SEC"), (474, "NVML_GPM_METRIC_NVLINK_L70_TX_PER_SEC"), (475, "NVML_GPM_METRIC_NVLINK_L71_RX_PER_SEC"), (476, "NVML_GPM_METRIC_NVLINK_L71_TX_PER_SEC"), (477, "NVML_GPM_METRIC_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlGpmMetricId_t", self.0, &[(1, "NVML_GPM_METRIC_GRAPHICS_UTIL"), (2, "NVML_GPM_METRIC_SM_UTIL"), (3, "NVML_GPM_METRIC_SM_OCCUPANCY"), (4, "NVML_GPM_METRIC_INTEGER_UTIL"), (5, "NVML_GPM_METRIC_ANY_TENSOR_UTIL"), (6, "NVML_GPM_METRIC_DFMA_TENSOR_UTIL"), (7, "NVML_GPM_METRIC_HMMA_TENSOR_UTIL"), (8, "NVML_GPM_METRIC_DMMA_TENSOR_UTIL"), (9, "NVML_GPM_METRIC_IMMA_TENSOR_UTIL"), (10, "NVML_GPM_METRIC_DRAM_BW_UTIL"), (11, "NVML_GPM_METRIC_FP64_UTIL"), (12, "NVML_GPM_METRIC_FP32_UTIL"), (13, "NVML_GPM_METRIC_FP16_UTIL"), (20, "NVML_GPM_METRIC_PCIE_TX_PER_SEC"), (21, "NVML_GPM_METRIC_PCIE_RX_PER_SEC"), (30, "NVML_GPM_METRIC_NVDEC_0_UTIL"), (31, "NVML_GPM_METRIC_NVDEC_1_UTIL"), (32, "NVML_GPM_METRIC_NVDEC_2_UTIL"), (33, "NVML_GPM_METRIC_NVDEC_3_UTIL"), (34, "NVML_GPM_METRIC_NVDEC_4_UTIL"), (35, "NVML_GPM_METRIC_NVDEC_5_UTIL"), (36, "NVML_GPM_METRIC_NVDEC_6_UTIL"), (37, "NVML_GPM_METRIC_NVDEC_7_UTIL"), (40, "NVML_GPM_METRIC_NVJPG_0_UTIL"), (41, "NVML_GPM_METRIC_NVJPG_1_UTIL"), (42, "NVML_GPM_METRIC_NVJPG_2_UTIL"), (43, "NVML_GPM_METRIC_NVJPG_3_UTIL"), (44, "NVML_GPM_METRIC_NVJPG_4_UTIL"), (45, "NVML_GPM_METRIC_NVJPG_5_UTIL"), (46, "NVML_GPM_METRIC_NVJPG_6_UTIL"), (47, "NVML_GPM_METRIC_NVJPG_7_UTIL"), (50, "NVML_GPM_METRIC_NVOFA_0_UTIL"), (51, "NVML_GPM_METRIC_NVOFA_1_UTIL"), (60, "NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC"), (61, "NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC"), (62, "NVML_GPM_METRIC_NVLINK_L0_RX_PER_SEC"), (63, "NVML_GPM_METRIC_NVLINK_L0_TX_PER_SEC"), (64, "NVML_GPM_METRIC_NVLINK_L1_RX_PER_SEC"), (65, "NVML_GPM_METRIC_NVLINK_L1_TX_PER_SEC"), (66, "NVML_GPM_METRIC_NVLINK_L2_RX_PER_SEC"), (67, "NVML_GPM_METRIC_NVLINK_L2_TX_PER_SEC"), (68, "NVML_GPM_METRIC_NVLINK_L3_RX_PER_SEC"), (69, "NVML_GPM_METRIC_NVLINK_L3_TX_PER_SEC"), (70, "NVML_GPM_METRIC_NVLINK_L4_RX_PER_SEC"), (71, "NVML_GPM_METRIC_NVLINK_L4_TX_PER_SEC"), (72, "NVML_GPM_METRIC_NVLINK_L5_RX_PER_SEC"), (73, "NVML_GPM_METRIC_NVLINK_L5_TX_PER_SEC"), (74, "NVML_GPM_METRIC_NVLINK_L6_RX_PER_SEC"), (75, "NVML_GPM_METRIC_NVLINK_L6_TX_PER_SEC"), (76, "NVML_GPM_METRIC_NVLINK_L7_RX_PER_SEC"), (77, "NVML_GPM_METRIC_NVLINK_L7_TX_PER_SEC"), (78, "NVML_GPM_METRIC_NVLINK_L8_RX_PER_SEC"), (79, "NVML_GPM_METRIC_NVLINK_L8_TX_PER_SEC"), (80, "NVML_GPM_METRIC_NVLINK_L9_RX_PER_SEC"), (81, "NVML_GPM_METRIC_NVLINK_L9_TX_PER_SEC"), (82, "NVML_GPM_METRIC_NVLINK_L10_RX_PER_SEC"), (83, "NVML_GPM_METRIC_NVLINK_L10_TX_PER_SEC"), (84, "NVML_GPM_METRIC_NVLINK_L11_RX_PER_SEC"), (85, "NVML_GPM_METRIC_NVLINK_L11_TX_PER_SEC"), (86, "NVML_GPM_METRIC_NVLINK_L12_RX_PER_SEC"), (87, "NVML_GPM_METRIC_NVLINK_L12_TX_PER_SEC"), (88, "NVML_GPM_METRIC_NVLINK_L13_RX_PER_SEC"), (89, "NVML_GPM_METRIC_NVLINK_L13_TX_PER_SEC"), (90, "NVML_GPM_METRIC_NVLINK_L14_RX_PER_SEC"), (91, "NVML_GPM_METRIC_NVLINK_L14_TX_PER_SEC"), (92, "NVML_GPM_METRIC_NVLINK_L15_RX_PER_SEC"), (93, "NVML_GPM_METRIC_NVLINK_L15_TX_PER_SEC"), (94, "NVML_GPM_METRIC_NVLINK_L16_RX_PER_SEC"), (95, "NVML_GPM_METRIC_NVLINK_L16_TX_PER_SEC"), (96, "NVML_GPM_METRIC_NVLINK_L17_RX_PER_SEC"), (97, "NVML_GPM_METRIC_NVLINK_L17_TX_PER_SEC"), (100, "NVML_GPM_METRIC_C2C_TOTAL_TX_PER_SEC"), (101, "NVML_GPM_METRIC_C2C_TOTAL_RX_PER_SEC"), (102, "NVML_GPM_METRIC_C2C_DATA_TX_PER_SEC"), (103, "NVML_GPM_METRIC_C2C_DATA_RX_PER_SEC"), (104, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_TX_PER_SEC"), (105, "NVML_GPM_METRIC_C2C_LINK0_TOTAL_RX_PER_SEC"), (106, "NVML_GPM_METRIC_C2C_LINK0_DATA_TX_PER_SEC"), (107, "NVML_GPM_METRIC_C2C_LINK0_DATA_RX_PER_SEC"), (108, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_TX_PER_SEC"), (109, "NVML_GPM_METRIC_C2C_LINK1_TOTAL_RX_PER_SEC"), (110, "NVML_GPM_METRIC_C2C_LINK1_DATA_TX_PER_SEC"), (111, "NVML_GPM_METRIC_C2C_LINK1_DATA_RX_PER_SEC"), (112, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_TX_PER_SEC"), (113, "NVML_GPM_METRIC_C2C_LINK2_TOTAL_RX_PER_SEC"), (114, "NVML_GPM_METRIC_C2C_LINK2_DATA_TX_PER_SEC"), (115, "NVML_GPM_METRIC_C2C_LINK2_DATA_RX_PER_SEC"), (116, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_TX_PER_SEC"), (117, "NVML_GPM_METRIC_C2C_LINK3_TOTAL_RX_PER_SEC"), (118, "NVML_GPM_METRIC_C2C_LINK3_DATA_TX_PER_SEC"), (119, "NVML_GPM_METRIC_C2C_LINK3_DATA_RX_PER_SEC"), (120, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_TX_PER_SEC"), (121, "NVML_GPM_METRIC_C2C_LINK4_TOTAL_RX_PER_SEC"), (122, "NVML_GPM_METRIC_C2C_LINK4_DATA_TX_PER_SEC"), (123, "NVML_GPM_METRIC_C2C_LINK4_DATA_RX_PER_SEC"), (124, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_TX_PER_SEC"), (125, "NVML_GPM_METRIC_C2C_LINK5_TOTAL_RX_PER_SEC"), (126, "NVML_GPM_METRIC_C2C_LINK5_DATA_TX_PER_SEC"), (127, "NVML_GPM_METRIC_C2C_LINK5_DATA_RX_PER_SEC"), (128, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_TX_PER_SEC"), (129, "NVML_GPM_METRIC_C2C_LINK6_TOTAL_RX_PER_SEC"), (130, "NVML_GPM_METRIC_C2C_LINK6_DATA_TX_PER_SEC"), (131, "NVML_GPM_METRIC_C2C_LINK6_DATA_RX_PER_SEC"), (132, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_TX_PER_SEC"), (133, "NVML_GPM_METRIC_C2C_LINK7_TOTAL_RX_PER_SEC"), (134, "NVML_GPM_METRIC_C2C_LINK7_DATA_TX_PER_SEC"), (135, "NVML_GPM_METRIC_C2C_LINK7_DATA_RX_PER_SEC"), (136, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_TX_PER_SEC"), (137, "NVML_GPM_METRIC_C2C_LINK8_TOTAL_RX_PER_SEC"), (138, "NVML_GPM_METRIC_C2C_LINK8_DATA_TX_PER_SEC"), (139, "NVML_GPM_METRIC_C2C_LINK8_DATA_RX_PER_SEC"), (140, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_TX_PER_SEC"), (141, "NVML_GPM_METRIC_C2C_LINK9_TOTAL_RX_PER_SEC"), (142, "NVML_GPM_METRIC_C2C_LINK9_DATA_TX_PER_SEC"), (143, "NVML_GPM_METRIC_C2C_LINK9_DATA_RX_PER_SEC"), (144, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_TX_PER_SEC"), (145, "NVML_GPM_METRIC_C2C_LINK10_TOTAL_RX_PER_SEC"), (146, "NVML_GPM_METRIC_C2C_LINK10_DATA_TX_PER_SEC"), (147, "NVML_GPM_METRIC_C2C_LINK10_DATA_RX_PER_SEC"), (148, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_TX_PER_SEC"), (149, "NVML_GPM_METRIC_C2C_LINK11_TOTAL_RX_PER_SEC"), (150, "NVML_GPM_METRIC_C2C_LINK11_DATA_TX_PER_SEC"), (151, "NVML_GPM_METRIC_C2C_LINK11_DATA_RX_PER_SEC"), (152, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_TX_PER_SEC"), (153, "NVML_GPM_METRIC_C2C_LINK12_TOTAL_RX_PER_SEC"), (154, "NVML_GPM_METRIC_C2C_LINK12_DATA_TX_PER_SEC"), (155, "NVML_GPM_METRIC_C2C_LINK12_DATA_RX_PER_SEC"), (156, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_TX_PER_SEC"), (157, "NVML_GPM_METRIC_C2C_LINK13_TOTAL_RX_PER_SEC"), (158, "NVML_GPM_METRIC_C2C_LINK13_DATA_TX_PER_SEC"), (159, "NVML_GPM_METRIC_C2C_LINK13_DATA_RX_PER_SEC"), (160, "NVML_GPM_METRIC_HOSTMEM_CACHE_HIT"), (161, "NVML_GPM_METRIC_HOSTMEM_CACHE_MISS"), (162, "NVML_GPM_METRIC_PEERMEM_CACHE_HIT"), (163, "NVML_GPM_METRIC_PEERMEM_CACHE_MISS"), (164, "NVML_GPM_METRIC_DRAM_CACHE_HIT"), (165, "NVML_GPM_METRIC_DRAM_CACHE_MISS"), (166, "NVML_GPM_METRIC_NVENC_0_UTIL"), (167, "NVML_GPM_METRIC_NVENC_1_UTIL"), (168, "NVML_GPM_METRIC_NVENC_2_UTIL"), (169, "NVML_GPM_METRIC_NVENC_3_UTIL"), (170, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ELAPSED"), (171, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_ACTIVE"), (172, "NVML_GPM_METRIC_GR0_CTXSW_REQUESTS"), (173, "NVML_GPM_METRIC_GR0_CTXSW_CYCLES_PER_REQ"), (174, "NVML_GPM_METRIC_GR0_CTXSW_ACTIVE_PCT"), (175, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ELAPSED"), (176, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_ACTIVE"), (177, "NVML_GPM_METRIC_GR1_CTXSW_REQUESTS"), (178, "NVML_GPM_METRIC_GR1_CTXSW_CYCLES_PER_REQ"), (179, "NVML_GPM_METRIC_GR1_CTXSW_ACTIVE_PCT"), (180, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ELAPSED"), (181, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_ACTIVE"), (182, "NVML_GPM_METRIC_GR2_CTXSW_REQUESTS"), (183, "NVML_GPM_METRIC_GR2_CTXSW_CYCLES_PER_REQ"), (184, "NVML_GPM_METRIC_GR2_CTXSW_ACTIVE_PCT"), (185, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ELAPSED"), (186, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_ACTIVE"), (187, "NVML_GPM_METRIC_GR3_CTXSW_REQUESTS"), (188, "NVML_GPM_METRIC_GR3_CTXSW_CYCLES_PER_REQ"), (189, "NVML_GPM_METRIC_GR3_CTXSW_ACTIVE_PCT"), (190, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ELAPSED"), (191, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_ACTIVE"), (192, "NVML_GPM_METRIC_GR4_CTXSW_REQUESTS"), (193, "NVML_GPM_METRIC_GR4_CTXSW_CYCLES_PER_REQ"), (194, "NVML_GPM_METRIC_GR4_CTXSW_ACTIVE_PCT"), (195, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ELAPSED"), (196, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_ACTIVE"), (197, "NVML_GPM_METRIC_GR5_CTXSW_REQUESTS"), (198, "NVML_GPM_METRIC_GR5_CTXSW_CYCLES_PER_REQ"), (199, "NVML_GPM_METRIC_GR5_CTXSW_ACTIVE_PCT"), (200, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ELAPSED"), (201, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_ACTIVE"), (202, "NVML_GPM_METRIC_GR6_CTXSW_REQUESTS"), (203, "NVML_GPM_METRIC_GR6_CTXSW_CYCLES_PER_REQ"), (204, "NVML_GPM_METRIC_GR6_CTXSW_ACTIVE_PCT"), (205, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ELAPSED"), (206, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_ACTIVE"), (207, "NVML_GPM_METRIC_GR7_CTXSW_REQUESTS"), (208, "NVML_GPM_METRIC_GR7_CTXSW_CYCLES_PER_REQ"), (209, "NVML_GPM_METRIC_GR7_CTXSW_ACTIVE_PCT"), (212, "NVML_GPM_METRIC_NVLINK_L18_RX_PER_SEC"), (213, "NVML_GPM_METRIC_NVLINK_L18_TX_PER_SEC"), (214, "NVML_GPM_METRIC_NVLINK_L19_RX_PER_SEC"), (215, "NVML_GPM_METRIC_NVLINK_L19_TX_PER_SEC"), (216, "NVML_GPM_METRIC_NVLINK_L20_RX_PER_SEC"), (217, "NVML_GPM_METRIC_NVLINK_L20_TX_PER_SEC"), (218, "NVML_GPM_METRIC_NVLINK_L21_RX_PER_SEC"), (219, "NVML_GPM_METRIC_NVLINK_L21_TX_PER_SEC"), (220, "NVML_GPM_METRIC_NVLINK_L22_RX_PER_SEC"), (221, "NVML_GPM_METRIC_NVLINK_L22_TX_PER_SEC"), (222, "NVML_GPM_METRIC_NVLINK_L23_RX_PER_SEC"), (223, "NVML_GPM_METRIC_NVLINK_L23_TX_PER_SEC"), (224, "NVML_GPM_METRIC_NVLINK_L24_RX_PER_SEC"), (225, "NVML_GPM_METRIC_NVLINK_L24_TX_PER_SEC"), (226, "NVML_GPM_METRIC_NVLINK_L25_RX_PER_SEC"), (227, "NVML_GPM_METRIC_NVLINK_L25_TX_PER_SEC"), (228, "NVML_GPM_METRIC_NVLINK_L26_RX_PER_SEC"), (229, "NVML_GPM_METRIC_NVLINK_L26_TX_PER_SEC"), (230, "NVML_GPM_METRIC_NVLINK_L27_RX_PER_SEC"), (231, "NVML_GPM_METRIC_NVLINK_L27_TX_PER_SEC"), (232, "NVML_GPM_METRIC_NVLINK_L28_RX_PER_SEC"), (233, "NVML_GPM_METRIC_NVLINK_L28_TX_PER_SEC"), (234, "NVML_GPM_METRIC_NVLINK_L29_RX_PER_SEC"), (235, "NVML_GPM_METRIC_NVLINK_L29_TX_PER_SEC"), (236, "NVML_GPM_METRIC_NVLINK_L30_RX_PER_SEC"), (237, "NVML_GPM_METRIC_NVLINK_L30_TX_PER_SEC"), (238, "NVML_GPM_METRIC_NVLINK_L31_RX_PER_SEC"), (239, "NVML_GPM_METRIC_NVLINK_L31_TX_PER_SEC"), (240, "NVML_GPM_METRIC_NVLINK_L32_RX_PER_SEC"), (241, "NVML_GPM_METRIC_NVLINK_L32_TX_PER_SEC"), (242, "NVML_GPM_METRIC_NVLINK_L33_RX_PER_SEC"), (243, "NVML_GPM_METRIC_NVLINK_L33_TX_PER_SEC"), (244, "NVML_GPM_METRIC_NVLINK_L34_RX_PER_SEC"), (245, "NVML_GPM_METRIC_NVLINK_L34_TX_PER_SEC"), (246, "NVML_GPM_METRIC_NVLINK_L35_RX_PER_SEC"), (247, "NVML_GPM_METRIC_NVLINK_L35_TX_PER_SEC"), (248, "NVML_GPM_METRIC_SM_CYCLES_ELAPSED"), (249, "NVML_GPM_METRIC_SM_CYCLES_ACTIVE"), (250, "NVML_GPM_METRIC_MMA_CYCLES_ACTIVE"), (251, "NVML_GPM_METRIC_DMMA_CYCLES_ACTIVE"), (252, "NVML_GPM_METRIC_HMMA_CYCLES_ACTIVE"), (253, "NVML_GPM_METRIC_IMMA_CYCLES_ACTIVE"), (254, "NVML_GPM_METRIC_DFMA_CYCLES_ACTIVE"), (255, "NVML_GPM_METRIC_PCIE_TX"), (256, "NVML_GPM_METRIC_PCIE_RX"), (257, "NVML_GPM_METRIC_INTEGER_CYCLES_ACTIVE"), (258, "NVML_GPM_METRIC_FP64_CYCLES_ACTIVE"), (259, "NVML_GPM_METRIC_FP32_CYCLES_ACTIVE"), (260, "NVML_GPM_METRIC_FP16_CYCLES_ACTIVE"), (261, "NVML_GPM_METRIC_NVLINK_L0_RX"), (262, "NVML_GPM_METRIC_NVLINK_L0_TX"), (263, "NVML_GPM_METRIC_NVLINK_L1_RX"), (264, "NVML_GPM_METRIC_NVLINK_L1_TX"), (265, "NVML_GPM_METRIC_NVLINK_L2_RX"), (266, "NVML_GPM_METRIC_NVLINK_L2_TX"), (267, "NVML_GPM_METRIC_NVLINK_L3_RX"), (268, "NVML_GPM_METRIC_NVLINK_L3_TX"), (269, "NVML_GPM_METRIC_NVLINK_L4_RX"), (270, "NVML_GPM_METRIC_NVLINK_L4_TX"), (271, "NVML_GPM_METRIC_NVLINK_L5_RX"), (272, "NVML_GPM_METRIC_NVLINK_L5_TX"), (273, "NVML_GPM_METRIC_NVLINK_L6_RX"), (274, "NVML_GPM_METRIC_NVLINK_L6_TX"), (275, "NVML_GPM_METRIC_NVLINK_L7_RX"), (276, "NVML_GPM_METRIC_NVLINK_L7_TX"), (277, "NVML_GPM_METRIC_NVLINK_L8_RX"), (278, "NVML_GPM_METRIC_NVLINK_L8_TX"), (279, "NVML_GPM_METRIC_NVLINK_L9_RX"), (280, "NVML_GPM_METRIC_NVLINK_L9_TX"), (281, "NVML_GPM_METRIC_NVLINK_L10_RX"), (282, "NVML_GPM_METRIC_NVLINK_L10_TX"), (283, "NVML_GPM_METRIC_NVLINK_L11_RX"), (284, "NVML_GPM_METRIC_NVLINK_L11_TX"), (285, "NVML_GPM_METRIC_NVLINK_L12_RX"), (286, "NVML_GPM_METRIC_NVLINK_L12_TX"), (287, "NVML_GPM_METRIC_NVLINK_L13_RX"), (288, "NVML_GPM_METRIC_NVLINK_L13_TX"), (289, "NVML_GPM_METRIC_NVLINK_L14_RX"), (290, "NVML_GPM_METRIC_NVLINK_L14_TX"), (291, "NVML_GPM_METRIC_NVLINK_L15_RX"), (292, "NVML_GPM_METRIC_NVLINK_L15_TX"), (293, "NVML_GPM_METRIC_NVLINK_L16_RX"), (294, "NVML_GPM_METRIC_NVLINK_L16_TX"), (295, "NVML_GPM_METRIC_NVLINK_L17_RX"), (296, "NVML_GPM_METRIC_NVLINK_L17_TX"), (297, "NVML_GPM_METRIC_NVLINK_L18_RX"), (298, "NVML_GPM_METRIC_NVLINK_L18_TX"), (299, "NVML_GPM_METRIC_NVLINK_L19_RX"), (300, "NVML_GPM_METRIC_NVLINK_L19_TX"), (301, "NVML_GPM_METRIC_NVLINK_L20_RX"), (302, "NVML_GPM_METRIC_NVLINK_L20_TX"), (303, "NVML_GPM_METRIC_NVLINK_L21_RX"), (304, "NVML_GPM_METRIC_NVLINK_L21_TX"), (305, "NVML_GPM_METRIC_NVLINK_L22_RX"), (306, "NVML_GPM_METRIC_NVLINK_L22_TX"), (307, "NVML_GPM_METRIC_NVLINK_L23_RX"), (308, "NVML_GPM_METRIC_NVLINK_L23_TX"), (309, "NVML_GPM_METRIC_NVLINK_L24_RX"), (310, "NVML_GPM_METRIC_NVLINK_L24_TX"), (311, "NVML_GPM_METRIC_NVLINK_L25_RX"), (312, "NVML_GPM_METRIC_NVLINK_L25_TX"), (313, "NVML_GPM_METRIC_NVLINK_L26_RX"), (314, "NVML_GPM_METRIC_NVLINK_L26_TX"), (315, "NVML_GPM_METRIC_NVLINK_L27_RX"), (316, "NVML_GPM_METRIC_NVLINK_L27_TX"), (317, "NVML_GPM_METRIC_NVLINK_L28_RX"), (318, "NVML_GPM_METRIC_NVLINK_L28_TX"), (319, "NVML_GPM_METRIC_NVLINK_L29_RX"), (320, "NVML_GPM_METRIC_NVLINK_L29_TX"), (321, "NVML_GPM_METRIC_NVLINK_L30_RX"), (322, "NVML_GPM_METRIC_NVLINK_L30_TX"), (323, "NVML_GPM_METRIC_NVLINK_L31_RX"), (324, "NVML_GPM_METRIC_NVLINK_L31_TX"), (325, "NVML_GPM_METRIC_NVLINK_L32_RX"), (326, "NVML_GPM_METRIC_NVLINK_L32_TX"), (327, "NVML_GPM_METRIC_NVLINK_L33_RX"), (328, "NVML_GPM_METRIC_NVLINK_L33_TX"), (329, "NVML_GPM_METRIC_NVLINK_L34_RX"), (330, "NVML_GPM_METRIC_NVLINK_L34_TX"), (331, "NVML_GPM_METRIC_NVLINK_L35_RX"), (332, "NVML_GPM_METRIC_NVLINK_L35_TX"), (333, "NVML_GPM_METRIC_NVLINK_L36_RX"), (334, "NVML_GPM_METRIC_NVLINK_L36_TX"), (335, "NVML_GPM_METRIC_NVLINK_L37_RX"), (336, "NVML_GPM_METRIC_NVLINK_L37_TX"), (337, "NVML_GPM_METRIC_NVLINK_L38_RX"), (338, "NVML_GPM_METRIC_NVLINK_L38_TX"), (339, "NVML_GPM_METRIC_NVLINK_L39_RX"), (340, "NVML_GPM_METRIC_NVLINK_L39_TX"), (341, "NVML_GPM_METRIC_NVLINK_L40_RX"), (342, "NVML_GPM_METRIC_NVLINK_L40_TX"), (343, "NVML_GPM_METRIC_NVLINK_L41_RX"), (344, "NVML_GPM_METRIC_NVLINK_L41_TX"), (345, "NVML_GPM_METRIC_NVLINK_L42_RX"), (346, "NVML_GPM_METRIC_NVLINK_L42_TX"), (347, "NVML_GPM_METRIC_NVLINK_L43_RX"), (348, "NVML_GPM_METRIC_NVLINK_L43_TX"), (349, "NVML_GPM_METRIC_NVLINK_L44_RX"), (350, "NVML_GPM_METRIC_NVLINK_L44_TX"), (351, "NVML_GPM_METRIC_NVLINK_L45_RX"), (352, "NVML_GPM_METRIC_NVLINK_L45_TX"), (353, "NVML_GPM_METRIC_NVLINK_L46_RX"), (354, "NVML_GPM_METRIC_NVLINK_L46_TX"), (355, "NVML_GPM_METRIC_NVLINK_L47_RX"), (356, "NVML_GPM_METRIC_NVLINK_L47_TX"), (357, "NVML_GPM_METRIC_NVLINK_L48_RX"), (358, "NVML_GPM_METRIC_NVLINK_L48_TX"), (359, "NVML_GPM_METRIC_NVLINK_L49_RX"), (360, "NVML_GPM_METRIC_NVLINK_L49_TX"), (361, "NVML_GPM_METRIC_NVLINK_L50_RX"), (362, "NVML_GPM_METRIC_NVLINK_L50_TX"), (363, "NVML_GPM_METRIC_NVLINK_L51_RX"), (364, "NVML_GPM_METRIC_NVLINK_L51_TX"), (365, "NVML_GPM_METRIC_NVLINK_L52_RX"), (366, "NVML_GPM_METRIC_NVLINK_L52_TX"), (367, "NVML_GPM_METRIC_NVLINK_L53_RX"), (368, "NVML_GPM_METRIC_NVLINK_L53_TX"), (369, "NVML_GPM_METRIC_NVLINK_L54_RX"), (370, "NVML_GPM_METRIC_NVLINK_L54_TX"), (371, "NVML_GPM_METRIC_NVLINK_L55_RX"), (372, "NVML_GPM_METRIC_NVLINK_L55_TX"), (373, "NVML_GPM_METRIC_NVLINK_L56_RX"), (374, "NVML_GPM_METRIC_NVLINK_L56_TX"), (375, "NVML_GPM_METRIC_NVLINK_L57_RX"), (376, "NVML_GPM_METRIC_NVLINK_L57_TX"), (377, "NVML_GPM_METRIC_NVLINK_L58_RX"), (378, "NVML_GPM_METRIC_NVLINK_L58_TX"), (379, "NVML_GPM_METRIC_NVLINK_L59_RX"), (380, "NVML_GPM_METRIC_NVLINK_L59_TX"), (381, "NVML_GPM_METRIC_NVLINK_L60_RX"), (382, "NVML_GPM_METRIC_NVLINK_L60_TX"), (383, "NVML_GPM_METRIC_NVLINK_L61_RX"), (384, "NVML_GPM_METRIC_NVLINK_L61_TX"), (385, "NVML_GPM_METRIC_NVLINK_L62_RX"), (386, "NVML_GPM_METRIC_NVLINK_L62_TX"), (387, "NVML_GPM_METRIC_NVLINK_L63_RX"), (388, "NVML_GPM_METRIC_NVLINK_L63_TX"), (389, "NVML_GPM_METRIC_NVLINK_L64_RX"), (390, "NVML_GPM_METRIC_NVLINK_L64_TX"), (391, "NVML_GPM_METRIC_NVLINK_L65_RX"), (392, "NVML_GPM_METRIC_NVLINK_L65_TX"), (393, "NVML_GPM_METRIC_NVLINK_L66_RX"), (394, "NVML_GPM_METRIC_NVLINK_L66_TX"), (395, "NVML_GPM_METRIC_NVLINK_L67_RX"), (396, "NVML_GPM_METRIC_NVLINK_L67_TX"), (397, "NVML_GPM_METRIC_NVLINK_L68_RX"), (398, "NVML_GPM_METRIC_NVLINK_L68_TX"), (399, "NVML_GPM_METRIC_NVLINK_L69_RX"), (400, "NVML_GPM_METRIC_NVLINK_L69_TX"), (401, "NVML_GPM_METRIC_NVLINK_L70_RX"), (402, "NVML_GPM_METRIC_NVLINK_L70_TX"), (403, "NVML_GPM_METRIC_NVLINK_L71_RX"), (404, "NVML_GPM_METRIC_NVLINK_L71_TX"), (405, "NVML_GPM_METRIC_NVLINK_L36_RX_PER_SEC"), (406, "NVML_GPM_METRIC_NVLINK_L36_TX_PER_SEC"), (407, "NVML_GPM_METRIC_NVLINK_L37_RX_PER_SEC"), (408, "NVML_GPM_METRIC_NVLINK_L37_TX_PER_SEC"), (409, "NVML_GPM_METRIC_NVLINK_L38_RX_PER_SEC"), (410, "NVML_GPM_METRIC_NVLINK_L38_TX_PER_SEC"), (411, "NVML_GPM_METRIC_NVLINK_L39_RX_PER_SEC"), (412, "NVML_GPM_METRIC_NVLINK_L39_TX_PER_SEC"), (413, "NVML_GPM_METRIC_NVLINK_L40_RX_PER_SEC"), (414, "NVML_GPM_METRIC_NVLINK_L40_TX_PER_SEC"), (415, "NVML_GPM_METRIC_NVLINK_L41_RX_PER_SEC"), (416, "NVML_GPM_METRIC_NVLINK_L41_TX_PER_SEC"), (417, "NVML_GPM_METRIC_NVLINK_L42_RX_PER_SEC"), (418, "NVML_GPM_METRIC_NVLINK_L42_TX_PER_SEC"), (419, "NVML_GPM_METRIC_NVLINK_L43_RX_PER_SEC"), (420, "NVML_GPM_METRIC_NVLINK_L43_TX_PER_SEC"), (421, "NVML_GPM_METRIC_NVLINK_L44_RX_PER_SEC"), (422, "NVML_GPM_METRIC_NVLINK_L44_TX_PER_SEC"), (423, "NVML_GPM_METRIC_NVLINK_L45_RX_PER_SEC"), (424, "NVML_GPM_METRIC_NVLINK_L45_TX_PER_SEC"), (425, "NVML_GPM_METRIC_NVLINK_L46_RX_PER_SEC"), (426, "NVML_GPM_METRIC_NVLINK_L46_TX_PER_SEC"), (427, "NVML_GPM_METRIC_NVLINK_L47_RX_PER_SEC"), (428, "NVML_GPM_METRIC_NVLINK_L47_TX_PER_SEC"), (429, "NVML_GPM_METRIC_NVLINK_L48_RX_PER_SEC"), (430, "NVML_GPM_METRIC_NVLINK_L48_TX_PER_SEC"), (431, "NVML_GPM_METRIC_NVLINK_L49_RX_PER_SEC"), (432, "NVML_GPM_METRIC_NVLINK_L49_TX_PER_SEC"), (433, "NVML_GPM_METRIC_NVLINK_L50_RX_PER_SEC"), (434, "NVML_GPM_METRIC_NVLINK_L50_TX_PER_SEC"), (435, "NVML_GPM_METRIC_NVLINK_L51_RX_PER_SEC"), (436, "NVML_GPM_METRIC_NVLINK_L51_TX_PER_SEC"), (437, "NVML_GPM_METRIC_NVLINK_L52_RX_PER_SEC"), (438, "NVML_GPM_METRIC_NVLINK_L52_TX_PER_SEC"), (439, "NVML_GPM_METRIC_NVLINK_L53_RX_PER_SEC"), (440, "NVML_GPM_METRIC_NVLINK_L53_TX_PER_SEC"), (441, "NVML_GPM_METRIC_NVLINK_L54_RX_PER_SEC"), (442, "NVML_GPM_METRIC_NVLINK_L54_TX_PER_SEC"), (443, "NVML_GPM_METRIC_NVLINK_L55_RX_PER_SEC"), (444, "NVML_GPM_METRIC_NVLINK_L55_TX_PER_SEC"), (445, "NVML_GPM_METRIC_NVLINK_L56_RX_PER_SEC"), (446, "NVML_GPM_METRIC_NVLINK_L56_TX_PER_SEC"), (447, "NVML_GPM_METRIC_NVLINK_L57_RX_PER_SEC"), (448, "NVML_GPM_METRIC_NVLINK_L57_TX_PER_SEC"), (449, "NVML_GPM_METRIC_NVLINK_L58_RX_PER_SEC"), (450, "NVML_GPM_METRIC_NVLINK_L58_TX_PER_SEC"), (451, "NVML_GPM_METRIC_NVLINK_L59_RX_PER_SEC"), (452, "NVML_GPM_METRIC_NVLINK_L59_TX_PER_SEC"), (453, "NVML_GPM_METRIC_NVLINK_L60_RX_PER_SEC"), (454, "NVML_GPM_METRIC_NVLINK_L60_TX_PER_SEC"), (455, "NVML_GPM_METRIC_NVLINK_L61_RX_PER_SEC"), (456, "NVML_GPM_METRIC_NVLINK_L61_TX_PER_SEC"), (457, "NVML_GPM_METRIC_NVLINK_L62_RX_PER_SEC"), (458, "NVML_GPM_METRIC_NVLINK_L62_TX_PER_SEC"), (459, "NVML_GPM_METRIC_NVLINK_L63_RX_PER_SEC"), (460, "NVML_GPM_METRIC_NVLINK_L63_TX_PER_SEC"), (461, "NVML_GPM_METRIC_NVLINK_L64_RX_PER_SEC"), (462, "NVML_GPM_METRIC_NVLINK_L64_TX_PER_SEC"), (463, "NVML_GPM_METRIC_NVLINK_L65_RX_PER_SEC"), (464, "NVML_GPM_METRIC_NVLINK_L65_TX_PER_SEC"), (465, "NVML_GPM_METRIC_NVLINK_L66_RX_PER_SEC"), (466, "NVML_GPM_METRIC_NVLINK_L66_TX_PER_SEC"), (467, "NVML_GPM_METRIC_NVLINK_L67_RX_PER_SEC"), (468, "NVML_GPM_METRIC_NVLINK_L67_TX_PER_SEC"), (469, "NVML_GPM_METRIC_NVLINK_L68_RX_PER_SEC"), (470, "NVML_GPM_METRIC_NVLINK_L68_TX_PER_SEC"), (471, "NVML_GPM_METRIC_NVLINK_L69_RX_PER_SEC"), (472, "NVML_GPM_METRIC_NVLINK_L69_TX_PER_SEC"), (473, "NVML_GPM_METRIC_NVLINK_L70_RX_PER_SEC"), (474, "NVML_GPM_METRIC_NVLINK_L70_TX_PER_SEC"), (475, "NVML_GPM_METRIC_NVLINK_L71_RX_PER_SEC"), (476, "NVML_GPM_METRIC_NVLINK_L71_TX_PER_SEC"), (477, "NVML_GPM_METRIC_MAX")], false)
     }
 }
 impl nvmlPowerProfileType_t {
@@ -5045,7 +5045,7 @@ impl nvmlPowerProfileType_t {
 pub struct nvmlPowerProfileType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPowerProfileType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPowerProfileType_t", self.0, &[(0, "NVML_POWER_PROFILE_MAX_P"), (1, "NVML_POWER_PROFILE_MAX_Q"), (2, "NVML_POWER_PROFILE_COMPUTE"), (3, "NVML_POWER_PROFILE_MEMORY_BOUND"), (4, "NVML_POWER_PROFILE_NETWORK"), (5, "NVML_POWER_PROFILE_BALANCED"), (6, "NVML_POWER_PROFILE_LLM_INFERENCE"), (7, "NVML_POWER_PROFILE_LLM_TRAINING"), (8, "NVML_POWER_PROFILE_RBM"), (9, "NVML_POWER_PROFILE_DCPCIE"), (10, "NVML_POWER_PROFILE_HMMA_SPARSE"), (11, "NVML_POWER_PROFILE_HMMA_DENSE"), (12, "NVML_POWER_PROFILE_SYNC_BALANCED"), (13, "NVML_POWER_PROFILE_HPC"), (14, "NVML_POWER_PROFILE_MIG"), (15, "NVML_POWER_PROFILE_MAX_Q_1"), (16, "NVML_POWER_PROFILE_NETWORK_BOUND"), (17, "NVML_POWER_PROFILE_HIGH_THROUGHPUT_INFERENCE"), (18, "NVML_POWER_PROFILE_MEDIUM_THROUGHPUT_INFERENCE"), (19, "NVML_POWER_PROFILE_LOW_LATENCY_INFERENCE"), (20, "NVML_POWER_PROFILE_TRAINING"), (21, "NVML_POWER_PROFILE_INFERENCE"), (22, "NVML_POWER_PROFILE_MAX_Q_2"), (23, "NVML_POWER_PROFILE_MAX_Q_3"), (24, "NVML_POWER_PROFILE_LOW_PRIORITY_BACKGROUND"), (25, "NVML_POWER_PROFILE_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPowerProfileType_t", self.0, &[(0, "NVML_POWER_PROFILE_MAX_P"), (1, "NVML_POWER_PROFILE_MAX_Q"), (2, "NVML_POWER_PROFILE_COMPUTE"), (3, "NVML_POWER_PROFILE_MEMORY_BOUND"), (4, "NVML_POWER_PROFILE_NETWORK"), (5, "NVML_POWER_PROFILE_BALANCED"), (6, "NVML_POWER_PROFILE_LLM_INFERENCE"), (7, "NVML_POWER_PROFILE_LLM_TRAINING"), (8, "NVML_POWER_PROFILE_RBM"), (9, "NVML_POWER_PROFILE_DCPCIE"), (10, "NVML_POWER_PROFILE_HMMA_SPARSE"), (11, "NVML_POWER_PROFILE_HMMA_DENSE"), (12, "NVML_POWER_PROFILE_SYNC_BALANCED"), (13, "NVML_POWER_PROFILE_HPC"), (14, "NVML_POWER_PROFILE_MIG"), (15, "NVML_POWER_PROFILE_MAX_Q_1"), (16, "NVML_POWER_PROFILE_NETWORK_BOUND"), (17, "NVML_POWER_PROFILE_HIGH_THROUGHPUT_INFERENCE"), (18, "NVML_POWER_PROFILE_MEDIUM_THROUGHPUT_INFERENCE"), (19, "NVML_POWER_PROFILE_LOW_LATENCY_INFERENCE"), (20, "NVML_POWER_PROFILE_TRAINING"), (21, "NVML_POWER_PROFILE_INFERENCE"), (22, "NVML_POWER_PROFILE_MAX_Q_2"), (23, "NVML_POWER_PROFILE_MAX_Q_3"), (24, "NVML_POWER_PROFILE_LOW_PRIORITY_BACKGROUND"), (25, "NVML_POWER_PROFILE_MAX")], false)
     }
 }
 impl nvmlPowerProfileOperation_t {
@@ -5059,7 +5059,7 @@ impl nvmlPowerProfileOperation_t {
 pub struct nvmlPowerProfileOperation_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvmlPowerProfileOperation_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "nvmlPowerProfileOperation_t", self.0, &[(0, "NVML_POWER_PROFILE_OPERATION_CLEAR"), (1, "NVML_POWER_PROFILE_OPERATION_SET"), (2, "NVML_POWER_PROFILE_OPERATION_SET_AND_OVERWRITE"), (3, "NVML_POWER_PROFILE_OPERATION_MAX")], false)
+        ::cushim_runtime::private::fmt_enum(f, "nvmlPowerProfileOperation_t", self.0, &[(0, "NVML_POWER_PROFILE_OPERATION_CLEAR"), (1, "NVML_POWER_PROFILE_OPERATION_SET"), (2, "NVML_POWER_PROFILE_OPERATION_SET_AND_OVERWRITE"), (3, "NVML_POWER_PROFILE_OPERATION_MAX")], false)
     }
 }
 }
@@ -5127,7 +5127,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -5178,14 +5178,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -5194,7 +5194,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -5204,46 +5204,46 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 
 /// The status constants: names for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
-    cushim_runtime::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
-    cushim_runtime::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
-    cushim_runtime::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
-    cushim_runtime::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
-    cushim_runtime::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
-    cushim_runtime::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_runtime::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
-    cushim_runtime::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
-    cushim_runtime::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
-    cushim_runtime::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_runtime::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
-    cushim_runtime::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
-    cushim_runtime::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
-    cushim_runtime::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
-    cushim_runtime::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
-    cushim_runtime::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
-    cushim_runtime::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_runtime::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
-    cushim_runtime::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
-    cushim_runtime::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
-    cushim_runtime::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
-    cushim_runtime::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
-    cushim_runtime::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
-    cushim_runtime::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
-    cushim_runtime::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
-    cushim_runtime::StatusText { code: 26, name: c"NVML_ERROR_DEPRECATED", text: c"deprecated" },
-    cushim_runtime::StatusText { code: 27, name: c"NVML_ERROR_NOT_READY", text: c"not ready" },
-    cushim_runtime::StatusText { code: 28, name: c"NVML_ERROR_GPU_NOT_FOUND", text: c"gpu not found" },
-    cushim_runtime::StatusText { code: 29, name: c"NVML_ERROR_INVALID_STATE", text: c"invalid state" },
-    cushim_runtime::StatusText { code: 30, name: c"NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", text: c"reset type not supported" },
-    cushim_runtime::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
+    cushim_runtime::private::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
+    cushim_runtime::private::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
+    cushim_runtime::private::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
+    cushim_runtime::private::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
+    cushim_runtime::private::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
+    cushim_runtime::private::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
+    cushim_runtime::private::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
+    cushim_runtime::private::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
+    cushim_runtime::private::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
+    cushim_runtime::private::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
+    cushim_runtime::private::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
+    cushim_runtime::private::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
+    cushim_runtime::private::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
+    cushim_runtime::private::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
+    cushim_runtime::private::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
+    cushim_runtime::private::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
+    cushim_runtime::private::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
+    cushim_runtime::private::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
+    cushim_runtime::private::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
+    cushim_runtime::private::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
+    cushim_runtime::private::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
+    cushim_runtime::private::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
+    cushim_runtime::private::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
+    cushim_runtime::private::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
+    cushim_runtime::private::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
+    cushim_runtime::private::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
+    cushim_runtime::private::StatusText { code: 26, name: c"NVML_ERROR_DEPRECATED", text: c"deprecated" },
+    cushim_runtime::private::StatusText { code: 27, name: c"NVML_ERROR_NOT_READY", text: c"not ready" },
+    cushim_runtime::private::StatusText { code: 28, name: c"NVML_ERROR_GPU_NOT_FOUND", text: c"gpu not found" },
+    cushim_runtime::private::StatusText { code: 29, name: c"NVML_ERROR_INVALID_STATE", text: c"invalid state" },
+    cushim_runtime::private::StatusText { code: 30, name: c"NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", text: c"reset type not supported" },
+    cushim_runtime::private::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -5706,8 +5706,8 @@ macro_rules! cushim_shim {
         cushim_shim! {
             fn $symbol $params -> $ret;
             attrs [$($($attr)*)?];
-            static $function, export cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
-                name stringify!($symbol), proc cushim_runtime::c_name(concat!(stringify!($symbol), "\0")),
+            static $function, export cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
+                name stringify!($symbol), proc cushim_runtime::private::c_name(concat!(stringify!($symbol), "\0")),
                 version 0, since 0, per_thread [];
             link [$symbol];
             returns $returns, fallback $fallback;
@@ -5735,11 +5735,11 @@ macro_rules! cushim_shim {
     };
     (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::status_fallback::<Module>($code, $out, cushim_runtime::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
     (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::returned_fallback::<Module>($code, cushim_runtime::Fallback::$which)
+        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -5748,10 +5748,10 @@ macro_rules! cushim_shim {
     };
     // The typed layer: a status as a `Result`, or the value returned.
     (@api status $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::status_result::<Module>(&$function, unsafe { $symbol($($arg),*) })
     };
     (@api value $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {
-        cushim_runtime::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
+        cushim_runtime::private::value_result::<Module, $ret>(&$function, unsafe { $symbol($($arg),*) })
     };
     // A value function with a fallback answers without the library too.
     (@api answer $function:ident $symbol:ident ($($arg:ident),*) $ret:ty) => {{

@@ -60,7 +60,7 @@ impl loader::Module for Module {
     fn library() -> &'static loader::Library {
         &CUSHIM_LIBRARY
     }
-    fn status_texts() -> &'static [loader::StatusText] {
+    fn status_texts() -> &'static [loader::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     fn functions() -> &'static [&'static loader::Function] {
@@ -71,13 +71,13 @@ impl loader::Module for Module {
 type Error = loader::Error<Module>;
 struct Api;
 
-static CUSHIM_STATUS_TEXTS: &[loader::StatusText] = &[
-    loader::StatusText {
+static CUSHIM_STATUS_TEXTS: &[loader::private::StatusText] = &[
+    loader::private::StatusText {
         code: 0,
         name: c"CUDA_SUCCESS",
         text: c"no error",
     },
-    loader::StatusText {
+    loader::private::StatusText {
         code: 1,
         name: c"CUDA_ERROR_INVALID_VALUE",
         text: c"invalid value",
@@ -179,9 +179,9 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         CUSHIM_LIBRARY.last_error(),
         Some(LoadError::LibraryNotFound { .. })
     ));
-    assert!(!loader::is_available::<Module>("cuInit"));
+    assert!(!loader::private::is_available::<Module>("cuInit"));
     assert_eq!(
-        loader::function::<Module>("cuInitAlias").map(|f| f.name),
+        loader::private::function::<Module>("cuInitAlias").map(|f| f.name),
         Some("cuInit"),
         "a function is found by its aliases too"
     );
@@ -228,7 +228,7 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         format!("{} / {:?}", Error::Status(TestResult(1)), Error::Status(TestResult(1))),
         "CUDA driver call failed: CUDA_ERROR_INVALID_VALUE (1) / Status(CUDA_ERROR_INVALID_VALUE (1))"
     );
-    let missing = loader::require::<Module>(&["cuInit", "cuNoSuchThing"]).unwrap_err();
+    let missing = loader::private::require::<Module>(&["cuInit", "cuNoSuchThing"]).unwrap_err();
     assert_eq!(missing.functions.len(), 2);
     assert!(missing
         .to_string()
@@ -236,7 +236,7 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
     assert!(missing
         .to_string()
         .starts_with("2 required CUDA driver function(s)"));
-    assert!(loader::preload_all::<Module>().is_err());
+    assert!(loader::private::preload_all::<Module>().is_err());
     assert_eq!(
         Error::Status(TestResult(2)).to_string(),
         "CUDA driver call failed: TestResult 2"
@@ -302,7 +302,7 @@ fn every_failure_maps_to_the_code_of_the_description() {
 #[test]
 fn a_target_is_the_twin_only_in_per_thread_mode() {
     let (proc_name, symbol, twin) = (c"cuMemcpyHtoD", c"cuMemcpyHtoD_v2", c"cuMemcpyHtoD_v2_ptds");
-    let legacy = loader::Target::new(
+    let legacy = loader::doctor::Target::new(
         proc_name,
         (symbol, 3020),
         Some((twin, 7000)),
@@ -312,7 +312,7 @@ fn a_target_is_the_twin_only_in_per_thread_mode() {
         (legacy.symbol, legacy.version, legacy.flags),
         (symbol, 3020, 1)
     );
-    let per_thread = loader::Target::new(
+    let per_thread = loader::doctor::Target::new(
         proc_name,
         (symbol, 3020),
         Some((twin, 7000)),
@@ -322,7 +322,8 @@ fn a_target_is_the_twin_only_in_per_thread_mode() {
         (per_thread.symbol, per_thread.version, per_thread.flags),
         (twin, 7000, 2)
     );
-    let no_twin = loader::Target::new(proc_name, (symbol, 3020), None, StreamMode::PerThread);
+    let no_twin =
+        loader::doctor::Target::new(proc_name, (symbol, 3020), None, StreamMode::PerThread);
     assert_eq!((no_twin.symbol, no_twin.flags), (symbol, 1));
 }
 
@@ -496,15 +497,18 @@ fn both_runtimes_warn_alike_about_a_stream_value_they_ignore() {
             .output()
             .unwrap();
         let cpp = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
-        let rust = loader::stream_warning_for(value, StreamMode::Legacy)
+        let rust = loader::doctor::stream_warning_for(value, StreamMode::Legacy)
             .unwrap_or_else(|| "(none)".into());
         assert_eq!(cpp, rust, "{value:?}");
     }
     assert_eq!(
-        loader::stream_warning_for("yes", StreamMode::Legacy).as_deref(),
+        loader::doctor::stream_warning_for("yes", StreamMode::Legacy).as_deref(),
         Some("CUSHIM_PER_THREAD_DEFAULT_STREAM=`yes` is ignored: it is none of 1/true/on (per-thread) and 0/false/off (legacy); the legacy default stream is used")
     );
-    assert_eq!(loader::stream_warning_for("on", StreamMode::Legacy), None);
+    assert_eq!(
+        loader::doctor::stream_warning_for("on", StreamMode::Legacy),
+        None
+    );
     let out = Command::new(bin)
         .arg("warning")
         .env_remove(loader::STREAM_VAR)
@@ -527,7 +531,7 @@ const OVERRIDE_VALUES: &[&str] = &[
 
 /// The Rust runtime's answer, as the C++ runtime spells it (0 search, 1 open, -1 refused).
 fn rust_override(value: Option<&str>) -> i32 {
-    match loader::library_override(&CUSHIM_INFO, value.map(Into::into)) {
+    match loader::doctor::library_override(&CUSHIM_INFO, value.map(Into::into)) {
         Ok(None) => 0,
         Ok(Some(_)) => 1,
         Err(_) => -1,

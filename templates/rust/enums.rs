@@ -62,7 +62,7 @@ impl ::core::ops::BitAndAssign for {{ e.name }} {
 pub struct {{ e.name }}(pub {{ e.repr }});
 impl ::core::fmt::Debug for {{ e.name }} {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::cushim_runtime::fmt_enum(f, "{{ e.name }}", self.0, &[{% for n in e.names %}({{ n.value }}, "{{ n.name }}"){% if !loop.last %}, {% endif %}{% endfor %}], {{ e.bit_ops }})
+        ::cushim_runtime::private::fmt_enum(f, "{{ e.name }}", self.0, &[{% for n in e.names %}({{ n.value }}, "{{ n.name }}"){% if !loop.last %}, {% endif %}{% endfor %}], {{ e.bit_ops }})
     }
 }
 {%- else %}

@@ -66,7 +66,7 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::StatusText] {
+    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
         CUSHIM_STATUS_TEXTS
     }
     #[inline]
@@ -171,14 +171,14 @@ pub fn last_load_error() -> Option<&'static LoadError> {
 #[allow(dead_code)]
 #[must_use]
 pub fn function(name: &str) -> Option<&'static cushim_runtime::Function> {
-    cushim_runtime::function::<Module>(name)
+    cushim_runtime::private::function::<Module>(name)
 }
 
 /// Whether the library provides this function (binding it now if needed).
 #[allow(dead_code)]
 #[must_use]
 pub fn is_available(name: &str) -> bool {
-    cushim_runtime::is_available::<Module>(name)
+    cushim_runtime::private::is_available::<Module>(name)
 }
 
 /// Checks every function in `names` and returns one error listing all that are missing.
@@ -187,7 +187,7 @@ pub fn is_available(name: &str) -> bool {
 /// `Missing`, with each function the library cannot provide and why.
 #[allow(dead_code)]
 pub fn require(names: &[&str]) -> Result<(), Missing> {
-    cushim_runtime::require::<Module>(names)
+    cushim_runtime::private::require::<Module>(names)
 }
 
 /// Binds every shim now. `Err` when the library itself cannot be used;
@@ -197,7 +197,7 @@ pub fn require(names: &[&str]) -> Result<(), Missing> {
 /// Why the library cannot be used at all.
 #[allow(dead_code)]
 pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static LoadError> {
-    cushim_runtime::preload_all::<Module>()
+    cushim_runtime::private::preload_all::<Module>()
 }
 {%- if has_streams %}
 
@@ -227,7 +227,7 @@ pub fn stream_mode() -> StreamMode {
 #[allow(dead_code)]
 #[must_use]
 pub fn stream_mode_warning() -> Option<String> {
-    cushim_runtime::stream_mode_warning(CUSHIM_INFO.default_stream)
+    cushim_runtime::private::stream_mode_warning(CUSHIM_INFO.default_stream)
 }
 {%- endif %}
 
@@ -235,9 +235,9 @@ pub fn stream_mode_warning() -> Option<String> {
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::StatusText] = &[
+static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
 {%- for t in texts %}
-    cushim_runtime::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
+    cushim_runtime::private::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
 {%- endfor %}
 ];
 
