@@ -461,7 +461,8 @@ int main(int argc, char **argv) {
     let main = dir.join("main.cpp");
     std::fs::write(&main, source).unwrap();
     let bin = dir.join("runtime-alone");
-    let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/src/runtime/cpp");
+    std::fs::write(dir.join(super::cpp::HEADER_NAME), super::cpp::HEADER).unwrap();
+    std::fs::write(dir.join(super::cpp::SOURCE_NAME), super::cpp::SOURCE).unwrap();
     let out = Command::new("g++")
         .args([
             "-std=c++17",
@@ -471,9 +472,9 @@ int main(int argc, char **argv) {
             "-O1",
             "-pthread",
         ])
-        .arg(format!("-I{runtime}"))
+        .arg(format!("-I{}", dir.display()))
         .arg(&main)
-        .arg(format!("{runtime}/cushim_runtime.cpp"))
+        .arg(dir.join(super::cpp::SOURCE_NAME))
         .args(["-ldl", "-o"])
         .arg(&bin)
         .output()
