@@ -803,7 +803,7 @@ pub fn emit(
         },
         File {
             name: runtime::cpp::HEADER_NAME.to_string(),
-            contents: runtime::cpp::HEADER.to_string(),
+            contents: runtime::cpp::header().to_string(),
         },
         File {
             name: runtime::cpp::SOURCE_NAME.to_string(),

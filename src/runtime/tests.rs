@@ -461,7 +461,7 @@ int main(int argc, char **argv) {
     let main = dir.join("main.cpp");
     std::fs::write(&main, source).unwrap();
     let bin = dir.join("runtime-alone");
-    std::fs::write(dir.join(super::cpp::HEADER_NAME), super::cpp::HEADER).unwrap();
+    std::fs::write(dir.join(super::cpp::HEADER_NAME), super::cpp::header()).unwrap();
     std::fs::write(dir.join(super::cpp::SOURCE_NAME), super::cpp::SOURCE).unwrap();
     let out = Command::new("g++")
         .args([

@@ -13,7 +13,10 @@
 //!   ...) and the state it points to;
 //! - `api`: the runtime's C entry points;
 //! - `stub`: the C++ stubs' macros;
-//! - `asm`: the assembly stubs' macros.
+//! - `asm`: what the assembly stubs answer;
+//! - the assembly stubs of every platform, from `arch/` ([`arch`]);
+//! - `asm-table`: the slot table's rows, or the C++ stubs where no platform's
+//!   assembly applies.
 //!
 //! The source (`source/`), all but `api` in one anonymous namespace:
 //! - `error`: the includes, the shared types and the failure messages;
@@ -35,6 +38,30 @@ pub const HEADER_NAME: &str = "cushim_runtime.h";
 /// The runtime source's file name.
 pub const SOURCE_NAME: &str = "cushim_runtime.cpp";
 
+mod arch;
+
+/// The header's parts, bottom first: each part's name and text. The
+/// assembly stubs of every platform ([`arch`]) come after `asm.h`.
+pub(crate) fn header_parts() -> Vec<(&'static str, std::borrow::Cow<'static, str>)> {
+    use std::borrow::Cow;
+    let file = |name: &'static str, text: &'static str| (name, Cow::Borrowed(text));
+    vec![
+        file("header/info.h", include_str!("header/info.h")),
+        file("header/api.h", include_str!("header/api.h")),
+        file("header/stub.h", include_str!("header/stub.h")),
+        file("header/asm.h", include_str!("header/asm.h")),
+        ("arch", Cow::Owned(arch::sections())),
+        file("header/asm-table.h", include_str!("header/asm-table.h")),
+    ]
+}
+
+/// The runtime header's text: its parts, joined.
+pub fn header() -> &'static str {
+    static HEADER: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| header_parts().into_iter().map(|(_, text)| text).collect());
+    &HEADER
+}
+
 /// Defines `$text`, the parts joined in order, and `$parts`, each part's
 /// name and text, from one list of the parts' files.
 macro_rules! parts {
@@ -47,13 +74,6 @@ macro_rules! parts {
             &[$((concat!($dir, "/", $name), include_str!(concat!($dir, "/", $name)))),+];
     };
 }
-
-parts!(
-    /// The runtime header's text.
-    HEADER,
-    HEADER_PARTS,
-    "header": "info.h", "api.h", "stub.h", "asm.h",
-);
 
 parts!(
     /// The runtime source's text.

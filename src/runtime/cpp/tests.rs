@@ -1,24 +1,76 @@
 //! The C++ runtime's parts: joined, they are the files the generator writes.
 
-use super::{HEADER, HEADER_PARTS, SOURCE, SOURCE_PARTS};
+use super::{header, header_parts, SOURCE, SOURCE_PARTS};
 
-/// The parts' texts, in order, joined.
-fn joined(parts: &[(&str, &str)]) -> String {
-    parts.iter().map(|(_, text)| *text).collect()
+/// Every part of the header, then every part of the source: its name and
+/// text.
+fn parts() -> Vec<(&'static str, String)> {
+    let header = header_parts().into_iter().map(|(n, t)| (n, t.into_owned()));
+    let source = SOURCE_PARTS.iter().map(|(n, t)| (*n, (*t).to_string()));
+    header.chain(source).collect()
 }
 
 #[test]
 fn the_parts_joined_are_the_runtime() {
-    assert_eq!(joined(HEADER_PARTS), HEADER);
-    assert_eq!(joined(SOURCE_PARTS), SOURCE);
+    let joined =
+        |parts: &[(&str, String)]| parts.iter().map(|(_, t)| t.as_str()).collect::<String>();
+    let parts = parts();
+    let split = parts
+        .iter()
+        .position(|(n, _)| n.starts_with("source/"))
+        .unwrap();
+    assert_eq!(joined(&parts[..split]), header());
+    assert_eq!(joined(&parts[split..]), SOURCE);
 }
 
 #[test]
 fn every_part_is_whole_lines_and_short() {
-    for (name, text) in HEADER_PARTS.iter().chain(SOURCE_PARTS) {
+    for (name, text) in parts() {
         assert!(text.ends_with('\n'), "{name} ends its last line");
         assert!(!text.starts_with('\n'), "{name} starts with its text");
         let lines = text.lines().count();
         assert!(lines <= 800, "{name} has {lines} lines, over 800");
     }
+}
+
+#[test]
+fn an_arch_file_becomes_macros_of_c_strings_with_its_placeholders_as_arguments() {
+    let arch = super::arch::Arch {
+        name: "Test",
+        file: "test.S",
+        text: "# the file's comment\n#@ stub\n# One stub.\n.globl {EXPORT}\n{LANDING}\n\tjmp *{API}_slot_{SYMBOL}+{ANSWER}\n#@ binders\n{API}_bind:\n# not copied\n\tret\n",
+        condition: "defined(TEST)",
+    };
+    let section = super::arch::section(&arch);
+    let macro_lines: Vec<&str> = section.lines().map(str::trim_end).collect();
+    let expected = [
+        "// Test (cushim's src/runtime/cpp/arch/test.S).",
+        "#define CUSHIM_ASM_STUBS 1",
+        "",
+        "#define CUSHIM_ASM_LANDING \"\"",
+        "",
+        "// One stub.",
+        "#define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)       \\",
+        "    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)                                                \\",
+        "    __asm__(\".globl \" CUSHIM_STR(EXPORT) \"\\n\"                                                   \\",
+        "            CUSHIM_ASM_LANDING                                                                  \\",
+        "            \"\\tjmp *\" CUSHIM_STR(CUSHIM_API) \"_slot_\" #SYMBOL \"+\" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) \"\\n\");",
+        "",
+        "#define CUSHIM_ASM_BINDERS                                                                      \\",
+        "    __asm__(CUSHIM_STR(CUSHIM_API) \"_bind:\\n\"                                                   \\",
+        "            \"\\tret\\n\");",
+    ];
+    assert_eq!(macro_lines, expected);
+}
+
+#[test]
+#[should_panic(expected = "`{EXPORT}` is not a placeholder of the binders block")]
+fn a_placeholder_outside_its_block_is_refused() {
+    let arch = super::arch::Arch {
+        name: "Test",
+        file: "test.S",
+        text: "#@ stub\n\tret\n#@ binders\n\tjmp {EXPORT}\n",
+        condition: "defined(TEST)",
+    };
+    super::arch::section(&arch);
 }
