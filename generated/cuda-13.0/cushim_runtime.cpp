@@ -936,16 +936,16 @@ bool attempt(const Library &L, const char *name, bool named = false, const char 
             std::size_t used = std::strlen(why);
             char *error = why + used;
             std::size_t room = sizeof why - used;
-            bool usable = true;
+            bool dep_usable = true;
             if (!check_file(dep_path, error, room))
-                usable = false;
+                dep_usable = false;
             else if (environment && refuse_environment(environment, dep_path, error, room))
-                usable = false;
-            if (usable) {
+                dep_usable = false;
+            if (dep_usable) {
                 s.attempts.fetch_add(1, std::memory_order_relaxed);
-                usable = open_one(dep_path, error, room) != nullptr;
+                dep_usable = open_one(dep_path, error, room) != nullptr;
             }
-            if (!usable) {
+            if (!dep_usable) {
                 note_tried(s.tried, sizeof s.tried, name, why);
                 return false;
             }
@@ -1163,15 +1163,11 @@ int library_override(const char *value) {
     return is_absolute(value) ? 1 : -1;
 }
 
-void open_through(const Library &L, const Library &R);
-
+// Opens the library by its own search: the file the override names, or
+// else the places searched.
 void open_library(const Library &L) {
     State &s = *L.state;
     s.status = status_library_not_found;
-    if (L.driver && L.driver->runtime) {
-        open_through(L, *L.driver->runtime);
-        return;
-    }
     char chosen[path_size] = {};
     lock(s);
     s.started = true;
@@ -1207,8 +1203,6 @@ void open_library(const Library &L) {
     not_found(L);
 }
 
-State *loaded(const Library &L);
-
 // The ABI version of the driver's version function (cuDriverGetVersion, one
 // ABI since CUDA 2.2), asked for to learn the driver's version.
 constexpr unsigned version_function_abi = 2020;
@@ -1222,8 +1216,9 @@ void no_entry(const Library &L, const Library &R, const char *path, const char *
 }
 
 // The driver `L` as the CUDA runtime `R` hands it out (--resolve
-// runtime-entry-point): `R` is found by its own search (a copy already loaded
-// first); the driver is never opened here. From a runtime with
+// runtime-entry-point): `R` was found by its own search (a copy already
+// loaded first), and `r` is its state (null: a stub was called while it was
+// being loaded on the same thread); the driver is never opened here. From a runtime with
 // cudaGetDriverEntryPointByVersion (12.5 and later) each function is asked
 // for at its ABI version. An older runtime's cudaGetDriverEntryPoint hands out
 // each function at the ABI of the runtime's own release, which need not be the
@@ -1233,9 +1228,8 @@ void no_entry(const Library &L, const Library &R, const char *path, const char *
 // which every function is then bound through. Its arguments follow the
 // runtime's version: 3 before 12.0, 4 from 12.0 on; never the 3-argument call
 // into a 12.x runtime, which would write its status through garbage.
-void open_through(const Library &L, const Library &R) {
+void open_through(const Library &L, const Library &R, const State *r) {
     State &s = *L.state;
-    State *r = loaded(R);
     if (!r || r->status != status_ok) {
         s.status = status_library_not_found;
         format(s.message, sizeof s.message,
@@ -1376,6 +1370,18 @@ void watch_forks(State &s) {
 }
 #endif
 
+State *loaded(const Library &L);
+
+// Opens the library on the loading thread: the driver from the CUDA runtime
+// that hands it out (--resolve runtime-entry-point), the runtime loaded
+// first, or else by its own search.
+void load(const Library &L) {
+    if (L.driver && L.driver->runtime)
+        open_through(L, *L.driver->runtime, loaded(*L.driver->runtime));
+    else
+        open_library(L);
+}
+
 // The loaded library, or null (with the reentrant status noted) when called
 // back from the library's own initializer on the loading thread.
 State *loaded(const Library &L) {
@@ -1415,7 +1421,7 @@ State *loaded(const Library &L) {
             thread->loading = true;
 #if defined(__cpp_exceptions) || defined(_CPPUNWIND)
             try {
-                open_library(L);
+                load(L);
             } catch (...) {
                 // The library threw (from its initializer or its version
                 // function) before anything was published: put the state back
@@ -1426,7 +1432,7 @@ State *loaded(const Library &L) {
                 throw;
             }
 #else
-            open_library(L);
+            load(L);
 #endif
             thread->loading = false;
             s.load_state.store(state_ready, std::memory_order_release);

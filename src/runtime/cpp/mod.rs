@@ -96,4 +96,6 @@ parts!(
 );
 
 #[cfg(test)]
+mod layers;
+#[cfg(test)]
 mod tests;

@@ -74,3 +74,61 @@ fn a_placeholder_outside_its_block_is_refused() {
     };
     super::arch::section(&arch);
 }
+
+#[test]
+fn no_part_uses_what_a_later_part_introduces() {
+    let parts = parts();
+    let found = super::layers::forward_uses(&parts, |name| !name.starts_with("source/"));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn every_part_defines_something_the_reader_finds() {
+    // The reader of the layering test sees each part's definitions.
+    for (name, text) in parts() {
+        let facts = super::layers::facts(&text);
+        assert!(
+            !facts.defines.is_empty(),
+            "{name} defines nothing that the layering test sees"
+        );
+    }
+}
+
+#[test]
+fn the_layering_test_finds_a_use_of_a_later_part_and_a_forward_declaration() {
+    let parts = |a: &str, b: &str| vec![("a", a.to_string()), ("b", b.to_string())];
+    let layered = |p: &[(&str, String)]| super::layers::forward_uses(p, |_| false);
+    assert!(layered(&parts(
+        "int f() { return 1; }\n",
+        "int g() { return f(); }\n"
+    ))
+    .is_empty());
+    assert_eq!(
+        layered(&parts(
+            "int f() { return g(); }\n",
+            "int g() { return 1; }\n"
+        )),
+        ["a uses `g`, which the later b introduces"]
+    );
+    assert_eq!(
+        layered(&parts(
+            "int g();\nint f() { return g(); }\n",
+            "int g() { return 1; }\n"
+        )),
+        ["a uses `g`, which the later b introduces"]
+    );
+    // A type, an enumerator, a variable, a macro's condition; not a member.
+    for later in [
+        "struct T { int x; };\n",
+        "enum E : int { x_one, T };\n",
+        "constexpr int T = 1;\n",
+        "#define T 1\n",
+    ] {
+        let uses = "#if T\n#endif\nint f(S s) { return T + s.T; }\n";
+        assert_eq!(layered(&parts(uses, later)).len(), 1, "{later}");
+        assert!(
+            layered(&parts("int f(S s) { return s.T; }\n", later)).is_empty(),
+            "{later}"
+        );
+    }
+}

@@ -245,16 +245,16 @@ bool attempt(const Library &L, const char *name, bool named = false, const char 
             std::size_t used = std::strlen(why);
             char *error = why + used;
             std::size_t room = sizeof why - used;
-            bool usable = true;
+            bool dep_usable = true;
             if (!check_file(dep_path, error, room))
-                usable = false;
+                dep_usable = false;
             else if (environment && refuse_environment(environment, dep_path, error, room))
-                usable = false;
-            if (usable) {
+                dep_usable = false;
+            if (dep_usable) {
                 s.attempts.fetch_add(1, std::memory_order_relaxed);
-                usable = open_one(dep_path, error, room) != nullptr;
+                dep_usable = open_one(dep_path, error, room) != nullptr;
             }
-            if (!usable) {
+            if (!dep_usable) {
                 note_tried(s.tried, sizeof s.tried, name, why);
                 return false;
             }

@@ -1,5 +1,3 @@
-State *loaded(const Library &L);
-
 // The ABI version of the driver's version function (cuDriverGetVersion, one
 // ABI since CUDA 2.2), asked for to learn the driver's version.
 constexpr unsigned version_function_abi = 2020;
@@ -13,8 +11,9 @@ void no_entry(const Library &L, const Library &R, const char *path, const char *
 }
 
 // The driver `L` as the CUDA runtime `R` hands it out (--resolve
-// runtime-entry-point): `R` is found by its own search (a copy already loaded
-// first); the driver is never opened here. From a runtime with
+// runtime-entry-point): `R` was found by its own search (a copy already
+// loaded first), and `r` is its state (null: a stub was called while it was
+// being loaded on the same thread); the driver is never opened here. From a runtime with
 // cudaGetDriverEntryPointByVersion (12.5 and later) each function is asked
 // for at its ABI version. An older runtime's cudaGetDriverEntryPoint hands out
 // each function at the ABI of the runtime's own release, which need not be the
@@ -24,9 +23,8 @@ void no_entry(const Library &L, const Library &R, const char *path, const char *
 // which every function is then bound through. Its arguments follow the
 // runtime's version: 3 before 12.0, 4 from 12.0 on; never the 3-argument call
 // into a 12.x runtime, which would write its status through garbage.
-void open_through(const Library &L, const Library &R) {
+void open_through(const Library &L, const Library &R, const State *r) {
     State &s = *L.state;
-    State *r = loaded(R);
     if (!r || r->status != status_ok) {
         s.status = status_library_not_found;
         format(s.message, sizeof s.message,

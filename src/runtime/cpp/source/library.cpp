@@ -27,6 +27,18 @@ void watch_forks(State &s) {
 }
 #endif
 
+State *loaded(const Library &L);
+
+// Opens the library on the loading thread: the driver from the CUDA runtime
+// that hands it out (--resolve runtime-entry-point), the runtime loaded
+// first, or else by its own search.
+void load(const Library &L) {
+    if (L.driver && L.driver->runtime)
+        open_through(L, *L.driver->runtime, loaded(*L.driver->runtime));
+    else
+        open_library(L);
+}
+
 // The loaded library, or null (with the reentrant status noted) when called
 // back from the library's own initializer on the loading thread.
 State *loaded(const Library &L) {
@@ -66,7 +78,7 @@ State *loaded(const Library &L) {
             thread->loading = true;
 #if defined(__cpp_exceptions) || defined(_CPPUNWIND)
             try {
-                open_library(L);
+                load(L);
             } catch (...) {
                 // The library threw (from its initializer or its version
                 // function) before anything was published: put the state back
@@ -77,7 +89,7 @@ State *loaded(const Library &L) {
                 throw;
             }
 #else
-            open_library(L);
+            load(L);
 #endif
             thread->loading = false;
             s.load_state.store(state_ready, std::memory_order_release);

@@ -6,15 +6,11 @@ int library_override(const char *value) {
     return is_absolute(value) ? 1 : -1;
 }
 
-void open_through(const Library &L, const Library &R);
-
+// Opens the library by its own search: the file the override names, or
+// else the places searched.
 void open_library(const Library &L) {
     State &s = *L.state;
     s.status = status_library_not_found;
-    if (L.driver && L.driver->runtime) {
-        open_through(L, *L.driver->runtime);
-        return;
-    }
     char chosen[path_size] = {};
     lock(s);
     s.started = true;
