@@ -4,7 +4,7 @@
 //
 // Compile `cushim_runtime.cpp` once per program, whatever the number of pairs,
 // and link its object with theirs. A pair holds its library's description
-// (one constant `cushim::Library`), its function table and its stubs; the
+// (one constant `cushim::LibraryInfo`), its function table and its stubs; the
 // runtime opens the library, binds each stub on its first call and keeps every
 // failure as a status and a message. Its entry points are C functions, hidden
 // outside the module that links them: a C program links the objects with a C
@@ -47,17 +47,18 @@ enum Status : int {
     status_wrong_major = 8
 };
 
-// How a library's version function answers (`Library::version_query`).
-enum VersionQuery : int {
-    version_number = 0,       // f(int *version): 1000 x major + 10 x minor
-    version_major_minor = 1,  // f(int *major, int *minor)
-    version_text = 2,         // f(char *text, unsigned length): "13.580.82"
-    version_property = 3,     // f(int property, int *value): the major (0), the minor (1)
-    version_decimal = 4,      // f(int *version): 10000 x major + 100 x minor + patch
-    version_returned = 5,     // size_t f(void), no status: 10000 x major + 100 x minor + patch
-    version_api = 6,          // f(uint32_t *version): an API number, not a release: no version read
-    version_absent = 7,       // no version function: the name is an export, never called
-    version_number_in_status = 8  // S f(int *version), S a struct of two ints, the code first
+// How a library's version function answers (`LibraryInfo::version_query`):
+// the Rust runtime's `VersionQuery`, by the same names in the same order.
+enum class VersionQuery : int {
+    number,            // f(int *version): 1000 x major + 10 x minor
+    major_minor,       // f(int *major, int *minor)
+    text,              // f(char *text, unsigned length): "13.580.82"
+    property,          // f(int property, int *value): the major (0), the minor (1)
+    decimal,           // f(int *version): 10000 x major + 100 x minor + patch
+    returned,          // size_t f(void), no status: 10000 x major + 100 x minor + patch
+    api,               // f(uint32_t *version): an API number, not a release: no version read
+    number_in_status,  // S f(int *version), S a struct of two ints, the code first
+    absent             // no version function: the name is an export, never called
 };
 
 // One row of a pair's function table: what to bind.
@@ -86,18 +87,19 @@ struct StatusText {
     const char *text;
 };
 
-// The codes of the library's status type that a stub answers with.
+// The codes of the library's status type that a stub answers with (the
+// Rust runtime's `Codes`, in its order).
 struct Codes {
     int library_not_found;
-    int stub_library;
     int symbol_not_found;
+    int stub_library;
     int too_old;
     int not_initialized;
     int success;
     int invalid_value;
 };
 
-struct Library;
+struct LibraryInfo;
 
 // What only the CUDA driver has: a lookup of functions by name and ABI
 // version, and per-thread default-stream variants of some functions.
@@ -113,7 +115,7 @@ struct Driver {
     // hands the driver's functions out: by name and ABI version through its
     // cudaGetDriverEntryPointByVersion (12.5 and later), or else through the
     // cuGetProcAddress that its cudaGetDriverEntryPoint hands out.
-    const Library *runtime = nullptr;
+    const LibraryInfo *runtime = nullptr;
 };
 
 // What one thread knows of one library: its latest failure. Zero-initialized.
@@ -134,15 +136,16 @@ struct FunctionState {
 constexpr std::size_t path_size = 4096;
 constexpr std::size_t message_size = 8192;
 
-// What one library became. Zero-initialized: a pair's `cushim::State` needs no
-// constructor, so no static-init guard and nothing at exit.
-struct State {
+// What one library became (the Rust runtime's `Library`). Zero-initialized:
+// a pair's `cushim::Library` needs no constructor, so no static-init guard and
+// nothing at exit.
+struct Library {
     std::atomic<int> load_state;
     std::atomic<bool> override_held;
     std::atomic<bool> registered;
     std::atomic<unsigned> attempts;
     std::atomic<int> stream_mode;
-    State *next;  // the list of libraries a fork must check
+    Library *next;  // the list of libraries a fork must check
     bool started;
     int status;
     unsigned version;
@@ -171,9 +174,9 @@ struct Variable {
     std::size_t size;
 };
 
-// One library, as its pair describes it. Constant: the mutable parts are the
-// objects it points to.
-struct Library {
+// One library, as its pair describes it (the Rust runtime's `LibraryInfo`).
+// Constant: the mutable parts are the objects it points to.
+struct LibraryInfo {
     const int *abi;  // &CUSHIM_RUNTIME_ABI: a pair and a runtime of other shapes do not link
     const char *label;         // "CUDA driver", "NVRTC": "... library not found"
     const char *short_name;    // "driver", "NVRTC": "... too old"
@@ -181,7 +184,7 @@ struct Library {
     const char *install;       // how to get it
     const char *override_var;  // the variable that names it by absolute path
     const char *version_function;
-    int version_query;     // a VersionQuery
+    VersionQuery version_query;
     unsigned major;        // the header's major, which the library must report (0: any)
     bool has_stub;         // a link-time stub answers the version function with codes.stub_library
     bool toolkit_search;   // searched in pip wheels, conda and toolkits, not only by the system loader
@@ -201,7 +204,7 @@ struct Library {
     const Alias *aliases;
     const StatusText *texts;
     std::size_t text_count;
-    State *state;
+    Library *state;
     FunctionState *states;
     void **slots;  // the stubs' slots, or null (the linked mode has no stubs)
     Thread *(*thread)();
@@ -220,7 +223,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_6
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_7
 
 extern "C" {
 
@@ -229,42 +232,42 @@ extern const int CUSHIM_RUNTIME_ABI CUSHIM_HIDDEN;
 // The address of function `index`, bound now if it was not, and stored in its
 // slot; or null, with the failure noted and `*code` set to the status a stub
 // returns.
-void *cushim_runtime_bind(const cushim::Library *library, std::size_t index, int *code) CUSHIM_HIDDEN;
+void *cushim_runtime_bind(const cushim::LibraryInfo *library, std::size_t index, int *code) CUSHIM_HIDDEN;
 
 // The C status API of every pair, by description.
-int cushim_runtime_load(const cushim::Library *library) CUSHIM_HIDDEN;
-int cushim_runtime_last_status(const cushim::Library *library) CUSHIM_HIDDEN;
-const char *cushim_runtime_last_message(const cushim::Library *library) CUSHIM_HIDDEN;
-int cushim_runtime_function_status(const cushim::Library *library, const char *name) CUSHIM_HIDDEN;
-int cushim_runtime_set_library_path(const cushim::Library *library, const char *absolute_path) CUSHIM_HIDDEN;
-std::size_t cushim_runtime_resolve_all(const cushim::Library *library, const char **missing,
+int cushim_runtime_load(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+int cushim_runtime_last_status(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_last_message(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+int cushim_runtime_function_status(const cushim::LibraryInfo *library, const char *name) CUSHIM_HIDDEN;
+int cushim_runtime_set_library_path(const cushim::LibraryInfo *library, const char *absolute_path) CUSHIM_HIDDEN;
+std::size_t cushim_runtime_resolve_all(const cushim::LibraryInfo *library, const char **missing,
                                        std::size_t capacity) CUSHIM_HIDDEN;
-unsigned cushim_runtime_library_version(const cushim::Library *library) CUSHIM_HIDDEN;
-const char *cushim_runtime_library_path(const cushim::Library *library) CUSHIM_HIDDEN;
-unsigned cushim_runtime_library_open_attempts(const cushim::Library *library) CUSHIM_HIDDEN;
+unsigned cushim_runtime_library_version(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_library_path(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+unsigned cushim_runtime_library_open_attempts(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 
 // The driver's stream mode (a library without `driver` answers -1, 0, null).
-int cushim_runtime_set_stream_mode(const cushim::Library *library, int per_thread) CUSHIM_HIDDEN;
-int cushim_runtime_stream_mode(const cushim::Library *library) CUSHIM_HIDDEN;
-const char *cushim_runtime_stream_mode_warning(const cushim::Library *library) CUSHIM_HIDDEN;
+int cushim_runtime_set_stream_mode(const cushim::LibraryInfo *library, int per_thread) CUSHIM_HIDDEN;
+int cushim_runtime_stream_mode(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_stream_mode_warning(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 
 // Stores the name (`which` 0) or text (1) of status `code` in `*out`; 1 when
 // the code is known, else 0 (and `*out` null).
-int cushim_runtime_status_text(const cushim::Library *library, int code, const char **out,
+int cushim_runtime_status_text(const cushim::LibraryInfo *library, int code, const char **out,
                                int which) CUSHIM_HIDDEN;
 // The name or text of `code`, never null.
-const char *cushim_runtime_returned_text(const cushim::Library *library, int code, int which) CUSHIM_HIDDEN;
+const char *cushim_runtime_returned_text(const cushim::LibraryInfo *library, int code, int which) CUSHIM_HIDDEN;
 // What an assembly stub returns when its binding failed, in the integer
 // return register: by `answer` (CUSHIM_ANSWER_*), the runtime's `code`, zero,
 // or a fallback's answer from the call's first two integer arguments
 // (`args[0]`, `args[1]`).
-unsigned long long cushim_runtime_answer(const cushim::Library *library, unsigned answer, int code,
+unsigned long long cushim_runtime_answer(const cushim::LibraryInfo *library, unsigned answer, int code,
                                          const unsigned long long *args) CUSHIM_HIDDEN;
 
 // The rules of the variables, for tests: the stream mode a value asks for (0
 // none, 1 legacy, 2 per-thread) and what an override value asks for (0 search,
 // 1 open it, -1 refused).
-int cushim_runtime_stream_value(const cushim::Library *library, const char *value) CUSHIM_HIDDEN;
+int cushim_runtime_stream_value(const cushim::LibraryInfo *library, const char *value) CUSHIM_HIDDEN;
 int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 
 }  // extern "C"

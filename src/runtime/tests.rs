@@ -413,11 +413,11 @@ fn build_cpp_runtime_program() -> PathBuf {
         "const cushim::Function functions[] = {{{{\"cuInit\", \"cuInit\", \"cuInit\", 2000u, -1, false, false}}}};\n\
          const cushim::Alias aliases[] = {{{{\"cuInitAlias\", \"cuInit\"}}, {{nullptr, nullptr}}}};\n\
          const cushim::StatusText texts[] = {{{{0, \"CUDA_SUCCESS\", \"no error\"}}}};\n\
-         cushim::State state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
+         cushim::Library state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
          cushim::Thread *thread() {{ return &thread_state; }}\n\
          struct cushim_table {{ static void *slots[1]; }};\n#define CUSHIM_SLOTS cushim_table::slots\n\
-         const cushim::Library cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
-         {var:?}, {version:?}, 0, 0u, true, false, {{{lnf}, {stub}, {snf}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
+         const cushim::LibraryInfo cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
+         {var:?}, {version:?}, cushim::VersionQuery::number, 0u, true, false, {{{lnf}, {snf}, {stub}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
          none, none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread, nullptr, 0}};\n}}\n",
         label = info.label,
         short = info.short,

@@ -9,8 +9,9 @@
 //! bottom first: a part uses only what the parts before it define.
 //!
 //! The header (`header/`):
-//! - `info`: the description a pair holds (`Library`, `Codes`, `Function`,
-//!   ...) and the state it points to;
+//! - `info`: the description a pair holds (`LibraryInfo`, `Codes`,
+//!   `Function`, ...) and the state it points to (`Library`,
+//!   `FunctionState`, `Thread`), named as the Rust runtime names them;
 //! - `api`: the runtime's C entry points;
 //! - `stub`: the C++ stubs' macros;
 //! - `asm`: what the assembly stubs answer;

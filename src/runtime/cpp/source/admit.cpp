@@ -1,7 +1,7 @@
 // The file of the library opened as `name` (handle `h`): the path itself,
 // or where the platform's loader found a bare name (the file that holds the
 // version function). False, with `name` in `file`, when it cannot tell.
-bool library_file(const Library &L, void *h, const char *name, char *file, std::size_t size) {
+bool library_file(const LibraryInfo &L, void *h, const char *name, char *file, std::size_t size) {
     format(file, size, "%s", name);
     if (is_absolute(name)) return true;
 #ifdef _WIN32
@@ -27,7 +27,7 @@ bool library_file(const Library &L, void *h, const char *name, char *file, std::
 // requires), checked as the library was, and keeps it loaded (the Rust
 // runtime's `load_sibling`). False, with the reason in `why`, when it is
 // absent, refused or cannot be opened.
-bool load_beside(const Library &L, const char *path, const char *environment, char *why, std::size_t size) {
+bool load_beside(const LibraryInfo &L, const char *path, const char *environment, char *why, std::size_t size) {
     if (!file_exists(path)) {
         format(why, size, "no such file");
         return false;
@@ -47,7 +47,7 @@ bool load_beside(const Library &L, const char *path, const char *environment, ch
 // is skipped and the library stays usable. Each is checked as the library
 // was (the Rust runtime's `load_siblings`, whose record `cushim doctor`
 // shows).
-void load_siblings(const Library &L, unsigned version, const char *dir, const char *environment) {
+void load_siblings(const LibraryInfo &L, unsigned version, const char *dir, const char *environment) {
     char minor[16];
     format(minor, sizeof minor, "%u", version % 1000 / 10);
     for (const char *const *sibling = L.siblings; *sibling; ++sibling) {
@@ -67,8 +67,8 @@ void load_siblings(const Library &L, unsigned version, const char *dir, const ch
 
 // Ends a search without a library: the status, and the message that lists
 // what was tried.
-void not_found(const Library &L) {
-    State &s = *L.state;
+void not_found(const LibraryInfo &L) {
+    Library &s = *L.state;
     s.status = status_library_not_found;
     char names[256] = {};
     for (const char *const *name = L.names; *name; ++name) {
@@ -85,8 +85,8 @@ void not_found(const Library &L) {
 // it; 1, noted as tried, to go on searching; 2 to stop the search: a copy of
 // another release was refused after the libraries it requires were loaded,
 // which stay loaded and which any later copy would open by name.
-int admit(const Library &L, void *h, const char *name, const char *file, bool known, const char *environment) {
-    State &s = *L.state;
+int admit(const LibraryInfo &L, void *h, const char *name, const char *file, bool known, const char *environment) {
+    Library &s = *L.state;
     char why[path_size * 2 + 2048];
     const char *slash = std::strrchr(file, separator);
     for (const char *const *req = L.required; *req; ++req) {
@@ -145,8 +145,8 @@ int admit(const Library &L, void *h, const char *name, const char *file, bool kn
 // the search goes on. A library kept gets its siblings from its directory
 // (`environment`: it was found in a Python environment above the executable,
 // whose rule they must pass too).
-bool adopt(const Library &L, void *h, const char *name, bool named, const char *environment = nullptr) {
-    State &s = *L.state;
+bool adopt(const LibraryInfo &L, void *h, const char *name, bool named, const char *environment = nullptr) {
+    Library &s = *L.state;
     if (!named && !find(h, L.version_function)) {
         // Kept loaded but never used: a library is never unloaded.
         char why[256];
@@ -214,8 +214,8 @@ bool adopt(const Library &L, void *h, const char *name, bool named, const char *
 // checks that keep a file from hanging or crashing the loader; `environment`:
 // a path in a Python environment found above the executable); true when the
 // search is over.
-bool attempt(const Library &L, const char *name, bool named = false, const char *environment = nullptr) {
-    State &s = *L.state;
+bool attempt(const LibraryInfo &L, const char *name, bool named = false, const char *environment = nullptr) {
+    Library &s = *L.state;
     if (is_absolute(name)) {
         if (!named && was_tried(s.tried, name)) return false;
         bool exists = file_exists(name);

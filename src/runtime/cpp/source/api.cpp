@@ -4,22 +4,22 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((used))
 #endif
-void *cushim_runtime_bind(const Library *L, std::size_t index, int *code) {
+void *cushim_runtime_bind(const LibraryInfo *L, std::size_t index, int *code) {
     void *p = resolve(*L, index, code);
     if (p && L->slots) store_slot(&L->slots[index], p);
     return p;
 }
 
-int cushim_runtime_load(const Library *L) {
-    State *s = usable(*L);
+int cushim_runtime_load(const LibraryInfo *L) {
+    Library *s = usable(*L);
     return s ? status_ok : L->thread()->status;
 }
 
-int cushim_runtime_last_status(const Library *L) { return L->thread()->status; }
+int cushim_runtime_last_status(const LibraryInfo *L) { return L->thread()->status; }
 
-const char *cushim_runtime_last_message(const Library *L) { return L->thread()->message; }
+const char *cushim_runtime_last_message(const LibraryInfo *L) { return L->thread()->message; }
 
-int cushim_runtime_function_status(const Library *L, const char *name) {
+int cushim_runtime_function_status(const LibraryInfo *L, const char *name) {
     for (const cushim::Alias *a = L->aliases; a->name; ++a)
         if (std::strcmp(a->name, name) == 0) name = a->symbol;
     for (std::size_t i = 0; i < L->count; ++i) {
@@ -36,9 +36,9 @@ int cushim_runtime_function_status(const Library *L, const char *name) {
     return status_symbol_not_found;
 }
 
-int cushim_runtime_set_library_path(const Library *L, const char *absolute_path) {
+int cushim_runtime_set_library_path(const LibraryInfo *L, const char *absolute_path) {
     if (!absolute_path || !is_absolute(absolute_path)) return -1;
-    State &s = *L->state;
+    Library &s = *L->state;
     int result = 0;
     lock(s);
     if (s.started)
@@ -51,7 +51,7 @@ int cushim_runtime_set_library_path(const Library *L, const char *absolute_path)
     return result;
 }
 
-std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, std::size_t capacity) {
+std::size_t cushim_runtime_resolve_all(const LibraryInfo *L, const char **missing, std::size_t capacity) {
     if (!usable(*L)) return static_cast<std::size_t>(-1);
     std::size_t count = 0;
     for (std::size_t i = 0; i < L->count; ++i) {
@@ -63,24 +63,24 @@ std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, s
     return count;
 }
 
-unsigned cushim_runtime_library_version(const Library *L) {
-    State *s = usable(*L);
+unsigned cushim_runtime_library_version(const LibraryInfo *L) {
+    Library *s = usable(*L);
     return s ? s->version : 0u;
 }
 
-const char *cushim_runtime_library_path(const Library *L) {
-    State *s = usable(*L);
+const char *cushim_runtime_library_path(const LibraryInfo *L) {
+    Library *s = usable(*L);
     return s ? s->path : nullptr;
 }
 
-unsigned cushim_runtime_library_open_attempts(const Library *L) {
+unsigned cushim_runtime_library_open_attempts(const LibraryInfo *L) {
     unsigned attempts = L->state->attempts.load(std::memory_order_relaxed);
     // Reached through the CUDA runtime: the loader's calls were the runtime's search.
     if (L->driver && L->driver->runtime) attempts += L->driver->runtime->state->attempts.load(std::memory_order_relaxed);
     return attempts;
 }
 
-int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {
+int cushim_runtime_set_stream_mode(const LibraryInfo *L, int per_thread) {
     if (!L->driver) return -1;
     std::atomic<int> &stream_mode = L->state->stream_mode;
     int mode = per_thread ? mode_per_thread : mode_legacy;
@@ -95,7 +95,7 @@ int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {
     return -2;
 }
 
-int cushim_runtime_stream_mode(const Library *L) {
+int cushim_runtime_stream_mode(const LibraryInfo *L) {
     if (!L->driver) return 0;
     int current = L->state->stream_mode.load(std::memory_order_acquire) & ~mode_locked;
     if (current == mode_unset) current = initial_mode(*L->driver);
@@ -104,7 +104,7 @@ int cushim_runtime_stream_mode(const Library *L) {
 
 // Why the stream variable is ignored, or null: the same rule and words as
 // the Rust runtime's `stream_mode_warning`.
-const char *cushim_runtime_stream_mode_warning(const Library *L) {
+const char *cushim_runtime_stream_mode_warning(const LibraryInfo *L) {
     if (!L->driver) return nullptr;
     const cushim::Driver &d = *L->driver;
     const char *value = std::getenv(d.stream_var);
@@ -121,7 +121,7 @@ const char *cushim_runtime_stream_mode_warning(const Library *L) {
     return warning;
 }
 
-int cushim_runtime_status_text(const Library *L, int code, const char **out, int which) {
+int cushim_runtime_status_text(const LibraryInfo *L, int code, const char **out, int which) {
     if (!out) return 0;
     for (std::size_t i = 0; i < L->text_count; ++i) {
         if (L->texts[i].code == code) {
@@ -133,13 +133,13 @@ int cushim_runtime_status_text(const Library *L, int code, const char **out, int
     return 0;
 }
 
-const char *cushim_runtime_returned_text(const Library *L, int code, int which) {
+const char *cushim_runtime_returned_text(const LibraryInfo *L, int code, int which) {
     const char *out = nullptr;
     if (cushim_runtime_status_text(L, code, &out, which)) return out;
     return "unrecognized status";
 }
 
-unsigned long long cushim_runtime_answer(const Library *L, unsigned answer, int code,
+unsigned long long cushim_runtime_answer(const LibraryInfo *L, unsigned answer, int code,
                                          const unsigned long long *args) {
     // A status is a 32-bit enum: the register's upper half stays zero, as
     // the C++ stubs' return of it leaves it.
@@ -164,7 +164,7 @@ unsigned long long cushim_runtime_answer(const Library *L, unsigned answer, int 
     }
 }
 
-int cushim_runtime_stream_value(const Library *L, const char *value) {
+int cushim_runtime_stream_value(const LibraryInfo *L, const char *value) {
     return L->driver ? stream_mode_from_env(*L->driver, value) : mode_unset;
 }
 

@@ -1,6 +1,6 @@
 // Tries `dir` + separator + each library name (`environment`: found above
 // the executable).
-bool attempt_in(const Library &L, const char *dir, const char *environment = nullptr) {
+bool attempt_in(const LibraryInfo &L, const char *dir, const char *environment = nullptr) {
     for (const char *const *name = L.names; *name; ++name) {
         char path[path_size];
         format(path, sizeof path, "%s%c%s", dir, separator, *name);
@@ -32,8 +32,8 @@ bool is_python_environment(const char *dir) {
 // Tries the wheel directories of each site-packages under `prefix`
 // (lib/python3.*/site-packages, or Lib\site-packages); `environment`: the
 // prefix was found above the executable.
-bool attempt_prefix(const Library &L, const char *prefix, const char *environment = nullptr) {
-    State &s = *L.state;
+bool attempt_prefix(const LibraryInfo &L, const char *prefix, const char *environment = nullptr) {
+    Library &s = *L.state;
     std::size_t count = 0;
 #ifdef _WIN32
     format(s.sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
@@ -71,8 +71,8 @@ bool attempt_prefix(const Library &L, const char *prefix, const char *environmen
 // Collects the directories of loaded members of the CUDA family of the
 // header's major into the state's `dirs`.
 int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
-    const Library &L = *static_cast<const Library *>(data);
-    State &s = *L.state;
+    const LibraryInfo &L = *static_cast<const LibraryInfo *>(data);
+    Library &s = *L.state;
     const char *path = info->dlpi_name;
     if (!path || path[0] != '/' || s.dir_count == 8) return 0;
     const char *file = std::strrchr(path, '/') + 1;
@@ -95,8 +95,8 @@ int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
 // (cuBLAS's loader loads cuBLASLt from its own directory): its file, not the
 // bare name that found it, is where it came from, and the system loader
 // would not find that name. The same as the Rust runtime's `Loaded::path`.
-void adopted_loaded_copy(const Library &L, void *h, const char *name) {
-    State &s = *L.state;
+void adopted_loaded_copy(const LibraryInfo &L, void *h, const char *name) {
+    Library &s = *L.state;
     char file[path_size];
     if (s.status == status_ok && library_file(L, h, name, file, sizeof file)) format(s.path, sizeof s.path, "%s", file);
 }
@@ -106,8 +106,8 @@ void adopted_loaded_copy(const Library &L, void *h, const char *name) {
 // (cuda-pathfinder): a copy already loaded, pip wheels, conda, then the
 // system loader (LD_LIBRARY_PATH, which is how users choose a copy, and the
 // loader cache), and only then the toolkit directories.
-bool search_toolkit(const Library &L) {
-    State &s = *L.state;
+bool search_toolkit(const LibraryInfo &L) {
+    Library &s = *L.state;
     // A copy already loaded.
     for (const char *const *name = L.names; *name; ++name) {
 #ifdef _WIN32
@@ -133,7 +133,7 @@ bool search_toolkit(const Library &L) {
     }
 #if defined(__linux__)
     s.dir_count = 0;
-    dl_iterate_phdr(add_family_dir, const_cast<Library *>(&L));
+    dl_iterate_phdr(add_family_dir, const_cast<LibraryInfo *>(&L));
     for (std::size_t i = 0; i < s.dir_count; ++i)
         if (attempt_in(L, s.dirs[i])) return true;
 #endif

@@ -3,8 +3,8 @@
 constexpr unsigned version_function_abi = 2020;
 
 // Notes why the driver could not be taken from the runtime `R` (at `path`).
-void no_entry(const Library &L, const Library &R, const char *path, const char *why) {
-    State &s = *L.state;
+void no_entry(const LibraryInfo &L, const LibraryInfo &R, const char *path, const char *why) {
+    Library &s = *L.state;
     s.status = status_library_not_found;
     format(s.message, sizeof s.message, "the %s at `%s` did not hand out the %s (%s). %s", R.label, path, L.label, why,
            L.install);
@@ -23,8 +23,8 @@ void no_entry(const Library &L, const Library &R, const char *path, const char *
 // which every function is then bound through. Its arguments follow the
 // runtime's version: 3 before 12.0, 4 from 12.0 on; never the 3-argument call
 // into a 12.x runtime, which would write its status through garbage.
-void open_through(const Library &L, const Library &R, const State *r) {
-    State &s = *L.state;
+void open_through(const LibraryInfo &L, const LibraryInfo &R, const Library *r) {
+    Library &s = *L.state;
     if (!r || r->status != status_ok) {
         s.status = status_library_not_found;
         format(s.message, sizeof s.message,

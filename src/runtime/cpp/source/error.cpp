@@ -3,7 +3,7 @@
 // beside the pairs, the same bytes for every library. Do not edit: regenerate.
 //
 // Compile it once per program (C++17) and link its object with the pairs'.
-// Everything it knows of a library comes from the pair's `cushim::Library`
+// Everything it knows of a library comes from the pair's `cushim::LibraryInfo`
 // (see cushim_runtime.h); nothing here is generated. Built without exceptions
 // (a C program's build), it needs nothing from the C++ library.
 
@@ -38,16 +38,16 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 6;
+extern "C" const int CUSHIM_RUNTIME_ABI = 7;
 
 namespace {
 
 using cushim::Function;
 using cushim::FunctionState;
 using cushim::Library;
+using cushim::LibraryInfo;
 using cushim::message_size;
 using cushim::path_size;
-using cushim::State;
 using namespace cushim;  // the statuses
 
 // What became of one function. `elsewhere` rows are never resolved.
@@ -77,7 +77,7 @@ void append(char *out, std::size_t size, const char *text) {
     if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
 }
 
-void note(const Library &L, int status, const char *message) {
+void note(const LibraryInfo &L, int status, const char *message) {
     cushim::Thread *t = L.thread();
     t->status = status;
     format(t->message, sizeof t->message, "%s", message);

@@ -1,7 +1,7 @@
-void note_failure(const Library &L, std::size_t index) {
+void note_failure(const LibraryInfo &L, std::size_t index) {
     const Function &f = L.functions[index];
     const FunctionState &fs = L.states[index];
-    const State &s = *L.state;
+    const Library &s = *L.state;
     char message[1024];
     switch (fs.state.load(std::memory_order_acquire)) {
         case too_old:
@@ -35,8 +35,8 @@ void note_failure(const Library &L, std::size_t index) {
 // Finds the address for row `index` in the process's stream mode. Never calls
 // the library for a function whose ABI is newer than it, never passes NULL or
 // flags 0 to its lookup, and never retries with a lower version.
-void *lookup(const Library &L, std::size_t index, int &state) {
-    const State &s = *L.state;
+void *lookup(const LibraryInfo &L, std::size_t index, int &state) {
+    const Library &s = *L.state;
     const Function *target = &L.functions[index];
     bool per_thread = target->per_thread;
     if (L.driver && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
@@ -87,7 +87,7 @@ void *lookup(const Library &L, std::size_t index, int &state) {
 }
 
 // The code a stub returns for the failure just noted.
-int failure_code(const Library &L, const State *s, std::size_t index) {
+int failure_code(const LibraryInfo &L, const Library *s, std::size_t index) {
     if (!s) return L.codes.library_not_found;  // reentrant
     if (s->status != status_ok) {
         if (s->status == status_stub_library) return L.codes.stub_library;
@@ -101,8 +101,8 @@ int failure_code(const Library &L, const State *s, std::size_t index) {
 // The loaded library, or null with the reason noted for this thread's
 // last_status and last_message (a library that could not be loaded, or a
 // call back from its own initializer).
-State *usable(const Library &L) {
-    State *s = loaded(L);
+Library *usable(const LibraryInfo &L) {
+    Library *s = loaded(L);
     if (s && s->status != status_ok) {
         note(L, s->status, s->message);
         return nullptr;
@@ -111,11 +111,11 @@ State *usable(const Library &L) {
 }
 
 // The address of row `index`, or null with the reason noted.
-void *resolve(const Library &L, std::size_t index, int *code) {
+void *resolve(const LibraryInfo &L, std::size_t index, int *code) {
     FunctionState &fs = L.states[index];
     int state = fs.state.load(std::memory_order_acquire);
     if (state == resolved) return fs.address.load(std::memory_order_relaxed);
-    State *s = loaded(L);
+    Library *s = loaded(L);
     if (!s || s->status != status_ok) {
         if (s) note(L, s->status, s->message);
         if (code) *code = failure_code(L, s, index);

@@ -5,34 +5,34 @@ constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked 
 
 #ifndef _WIN32
 // Every library that started loading, for the fork handler.
-std::atomic<State *> loading_libraries{nullptr};
+std::atomic<Library *> loading_libraries{nullptr};
 
 // In the child of such a fork the load can never finish; the child gets a
 // status instead of a hang (a forked child cannot use CUDA anyway).
 void forked_child() {
-    for (State *s = loading_libraries.load(std::memory_order_acquire); s; s = s->next) {
+    for (Library *s = loading_libraries.load(std::memory_order_acquire); s; s = s->next) {
         int expected = state_loading;
         s->load_state.compare_exchange_strong(expected, state_forked);
     }
 }
 
-void watch_forks(State &s) {
+void watch_forks(Library &s) {
     static std::atomic<bool> watching{false};
     if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
     if (s.registered.exchange(true, std::memory_order_acq_rel)) return;
-    State *head = loading_libraries.load(std::memory_order_acquire);
+    Library *head = loading_libraries.load(std::memory_order_acquire);
     do {
         s.next = head;
     } while (!loading_libraries.compare_exchange_weak(head, &s, std::memory_order_acq_rel));
 }
 #endif
 
-State *loaded(const Library &L);
+Library *loaded(const LibraryInfo &L);
 
 // Opens the library on the loading thread: the driver from the CUDA runtime
 // that hands it out (--resolve runtime-entry-point), the runtime loaded
 // first, or else by its own search.
-void load(const Library &L) {
+void load(const LibraryInfo &L) {
     if (L.driver && L.driver->runtime)
         open_through(L, *L.driver->runtime, loaded(*L.driver->runtime));
     else
@@ -41,8 +41,8 @@ void load(const Library &L) {
 
 // The loaded library, or null (with the reentrant status noted) when called
 // back from the library's own initializer on the loading thread.
-State *loaded(const Library &L) {
-    State &s = *L.state;
+Library *loaded(const LibraryInfo &L) {
+    Library &s = *L.state;
     for (unsigned spins = 0;; ++spins) {
         int state = s.load_state.load(std::memory_order_acquire);
         if (state == state_ready) return &s;

@@ -1,10 +1,10 @@
 // The spin lock of the override path: no std::mutex, so that the runtime
 // needs nothing from the C++ library.
-void lock(State &s) {
+void lock(Library &s) {
     while (s.override_held.exchange(true, std::memory_order_acquire)) {
     }
 }
-void unlock(State &s) { s.override_held.store(false, std::memory_order_release); }
+void unlock(Library &s) { s.override_held.store(false, std::memory_order_release); }
 
 bool is_absolute(const char *path) {
 #ifdef _WIN32

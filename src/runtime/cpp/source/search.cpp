@@ -8,8 +8,8 @@ int library_override(const char *value) {
 
 // Opens the library by its own search: the file the override names, or
 // else the places searched.
-void open_library(const Library &L) {
-    State &s = *L.state;
+void open_library(const LibraryInfo &L) {
+    Library &s = *L.state;
     s.status = status_library_not_found;
     char chosen[path_size] = {};
     lock(s);

@@ -29,7 +29,7 @@ int initial_mode(const cushim::Driver &d) {
 }
 
 // Fixes the mode at the first binding and returns it.
-int lock_stream_mode(const Library &L) {
+int lock_stream_mode(const LibraryInfo &L) {
     std::atomic<int> &stream_mode = L.state->stream_mode;
     int current = stream_mode.load(std::memory_order_acquire);
     for (;;) {

@@ -8,8 +8,8 @@ unsigned version_of(int major, int minor) {
 // Returns what the function returned (or `no_answer` without one); NVIDIA's
 // toolkit stub of the driver answers with the stub code, a real driver never.
 constexpr int no_answer = -0x7fff;
-int read_version_at(const Library &L, void *p, unsigned &version);
-int read_version(const Library &L, void *handle, unsigned &version) {
+int read_version_at(const LibraryInfo &L, void *p, unsigned &version);
+int read_version(const LibraryInfo &L, void *handle, unsigned &version) {
     version = 0;
     void *p = find(handle, L.version_function);
     if (!p) return no_answer;
@@ -17,14 +17,14 @@ int read_version(const Library &L, void *handle, unsigned &version) {
 }
 
 // The same, for the version function at `p`.
-int read_version_at(const Library &L, void *p, unsigned &version) {
+int read_version_at(const LibraryInfo &L, void *p, unsigned &version) {
     version = 0;
     int rc = no_answer;
-    if (L.version_query == version_number) {
+    if (L.version_query == VersionQuery::number) {
         int v = 0;
         rc = reinterpret_cast<int (*)(int *)>(p)(&v);
         if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (L.version_query == version_number_in_status) {
+    } else if (L.version_query == VersionQuery::number_in_status) {
         struct CodePair {
             int code;
             int other;
@@ -32,23 +32,23 @@ int read_version_at(const Library &L, void *p, unsigned &version) {
         int v = 0;
         rc = reinterpret_cast<CodePair (*)(int *)>(p)(&v).code;
         if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (L.version_query == version_major_minor) {
+    } else if (L.version_query == VersionQuery::major_minor) {
         int major = 0, minor = 0;
         rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
-    } else if (L.version_query == version_property) {
+    } else if (L.version_query == VersionQuery::property) {
         int major = 0, minor = 0;
         rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
         if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
-    } else if (L.version_query == version_absent) {
+    } else if (L.version_query == VersionQuery::absent) {
         return no_answer;
-    } else if (L.version_query == version_api) {
+    } else if (L.version_query == VersionQuery::api) {
         unsigned v = 0;
         rc = reinterpret_cast<int (*)(unsigned *)>(p)(&v);
-    } else if (L.version_query == version_decimal || L.version_query == version_returned) {
+    } else if (L.version_query == VersionQuery::decimal || L.version_query == VersionQuery::returned) {
         unsigned long long v = 0;
-        if (L.version_query == version_returned) {
+        if (L.version_query == VersionQuery::returned) {
             v = reinterpret_cast<std::size_t (*)()>(p)();
             rc = 0;
         } else {
