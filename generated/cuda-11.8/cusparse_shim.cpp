@@ -1102,7 +1102,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -1126,7 +1126,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuSPARSE",
     "cuSPARSE",
@@ -1134,14 +1134,14 @@ const cushim::Library cushim_this = {
     "Install cuSPARSE (the CUDA toolkit, or the `nvidia-cusparse` wheel)",
     "CUSHIM_CUSPARSE_LIBRARY",
     "cusparseGetProperty",
-    3,
+    cushim::VersionQuery::property,
     11u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         1,  // library not found: CUSPARSE_STATUS_NOT_INITIALIZED
-        1,  // stub library: CUSPARSE_STATUS_NOT_INITIALIZED
         10,  // symbol not found: CUSPARSE_STATUS_NOT_SUPPORTED
+        1,  // stub library: CUSPARSE_STATUS_NOT_INITIALIZED
         10,  // too old: CUSPARSE_STATUS_NOT_SUPPORTED
         1,  // forked during the load: CUSPARSE_STATUS_NOT_INITIALIZED
         0,  // success: CUSPARSE_STATUS_SUCCESS
@@ -1172,7 +1172,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUSPARSE_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cusparse_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cusparse_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cusparse_status.

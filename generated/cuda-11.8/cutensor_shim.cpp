@@ -159,7 +159,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -213,7 +213,7 @@ const cushim::Variable cushim_variables[] = {
 
 namespace {
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuTENSOR",
     "cuTENSOR",
@@ -221,14 +221,14 @@ const cushim::Library cushim_this = {
     "Install cuTENSOR 2 (a `cutensor-cu12` or `cutensor-cu13` wheel, or NVIDIA's libcutensor2 package)",
     "CUSHIM_CUTENSOR_LIBRARY",
     "cutensorGetVersion",
-    5,
+    cushim::VersionQuery::returned,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         1,  // library not found: CUTENSOR_STATUS_NOT_INITIALIZED
-        1,  // stub library: CUTENSOR_STATUS_NOT_INITIALIZED
         15,  // symbol not found: CUTENSOR_STATUS_NOT_SUPPORTED
+        1,  // stub library: CUTENSOR_STATUS_NOT_INITIALIZED
         15,  // too old: CUTENSOR_STATUS_NOT_SUPPORTED
         1,  // forked during the load: CUTENSOR_STATUS_NOT_INITIALIZED
         0,  // success: CUTENSOR_STATUS_SUCCESS
@@ -259,7 +259,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUTENSOR_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cutensor_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cutensor_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cutensor_status.

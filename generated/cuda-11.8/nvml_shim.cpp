@@ -662,7 +662,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -686,7 +686,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "NVML",
     "NVML",
@@ -694,14 +694,14 @@ const cushim::Library cushim_this = {
     "Install the NVIDIA driver, which ships NVML",
     "CUSHIM_NVML_LIBRARY",
     "nvmlSystemGetNVMLVersion",
-    2,
+    cushim::VersionQuery::text,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     false,  // searched in pip wheels, conda and toolkits
     {
         12,  // library not found: NVML_ERROR_LIBRARY_NOT_FOUND
-        12,  // stub library: NVML_ERROR_LIBRARY_NOT_FOUND
         13,  // symbol not found: NVML_ERROR_FUNCTION_NOT_FOUND
+        12,  // stub library: NVML_ERROR_LIBRARY_NOT_FOUND
         13,  // too old: NVML_ERROR_FUNCTION_NOT_FOUND
         1,  // forked during the load: NVML_ERROR_UNINITIALIZED
         0,  // success: NVML_SUCCESS
@@ -732,7 +732,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVML_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvml_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_nvml_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_nvml_status.

@@ -117,7 +117,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -141,7 +141,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "NVRTC",
     "NVRTC",
@@ -149,14 +149,14 @@ const cushim::Library cushim_this = {
     "Install NVRTC (the CUDA toolkit, or the `nvidia-cuda-nvrtc` wheel)",
     "CUSHIM_NVRTC_LIBRARY",
     "nvrtcVersion",
-    1,
+    cushim::VersionQuery::major_minor,
     11u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         11,  // library not found: NVRTC_ERROR_INTERNAL_ERROR
-        11,  // stub library: NVRTC_ERROR_INTERNAL_ERROR
         11,  // symbol not found: NVRTC_ERROR_INTERNAL_ERROR
+        11,  // stub library: NVRTC_ERROR_INTERNAL_ERROR
         11,  // too old: NVRTC_ERROR_INTERNAL_ERROR
         11,  // forked during the load: NVRTC_ERROR_INTERNAL_ERROR
         0,  // success: NVRTC_SUCCESS
@@ -187,7 +187,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVRTC_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvrtc_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_nvrtc_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_nvrtc_status.

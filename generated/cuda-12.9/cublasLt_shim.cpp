@@ -171,7 +171,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -195,7 +195,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuBLASLt",
     "cuBLASLt",
@@ -203,14 +203,14 @@ const cushim::Library cushim_this = {
     "Install cuBLASLt (the CUDA toolkit, or the `nvidia-cublas` wheel)",
     "CUSHIM_CUBLASLT_LIBRARY",
     "cublasLtGetProperty",
-    3,
+    cushim::VersionQuery::property,
     12u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         1,  // library not found: CUBLAS_STATUS_NOT_INITIALIZED
-        1,  // stub library: CUBLAS_STATUS_NOT_INITIALIZED
         15,  // symbol not found: CUBLAS_STATUS_NOT_SUPPORTED
+        1,  // stub library: CUBLAS_STATUS_NOT_INITIALIZED
         15,  // too old: CUBLAS_STATUS_NOT_SUPPORTED
         1,  // forked during the load: CUBLAS_STATUS_NOT_INITIALIZED
         0,  // success: CUBLAS_STATUS_SUCCESS
@@ -241,7 +241,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUBLASLT_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cublasLt_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cublasLt_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cublasLt_status.

@@ -1450,7 +1450,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -1474,7 +1474,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "CUDA driver",
     "driver",
@@ -1482,14 +1482,14 @@ const cushim::Library cushim_this = {
     "Install the NVIDIA driver",
     "CUSHIM_CUDA_LIBRARY",
     "cuDriverGetVersion",
-    0,
+    cushim::VersionQuery::number,
     0u,  // the header's major, which the library must report (0: any)
     true,  // a link-time stub
     false,  // searched in pip wheels, conda and toolkits
     {
         303,  // library not found: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-        34,  // stub library: CUDA_ERROR_STUB_LIBRARY
         500,  // symbol not found: CUDA_ERROR_NOT_FOUND
+        34,  // stub library: CUDA_ERROR_STUB_LIBRARY
         36,  // too old: CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
         3,  // forked during the load: CUDA_ERROR_NOT_INITIALIZED
         0,  // success: CUDA_SUCCESS
@@ -1520,7 +1520,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUDA_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cuda_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cuda_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cuda_status.

@@ -991,7 +991,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -1015,7 +1015,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "CUDA runtime",
     "cudart",
@@ -1023,14 +1023,14 @@ const cushim::Library cushim_this = {
     "Install the CUDA runtime (the CUDA toolkit, or the `nvidia-cuda-runtime` wheel)",
     "CUSHIM_CUDART_LIBRARY",
     "cudaRuntimeGetVersion",
-    0,
+    cushim::VersionQuery::number,
     12u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         303,  // library not found: cudaErrorSharedObjectInitFailed
-        34,  // stub library: cudaErrorStubLibrary
         302,  // symbol not found: cudaErrorSharedObjectSymbolNotFound
+        34,  // stub library: cudaErrorStubLibrary
         302,  // too old: cudaErrorSharedObjectSymbolNotFound
         3,  // forked during the load: cudaErrorInitializationError
         0,  // success: cudaSuccess
@@ -1061,7 +1061,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUDART_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cudart_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cudart_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cudart_status.

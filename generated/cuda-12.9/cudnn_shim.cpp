@@ -651,7 +651,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -675,7 +675,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuDNN",
     "cuDNN",
@@ -683,14 +683,14 @@ const cushim::Library cushim_this = {
     "Install cuDNN 9 (an `nvidia-cudnn-cu12` or `nvidia-cudnn-cu13` wheel, or NVIDIA's cuDNN package)",
     "CUSHIM_CUDNN_LIBRARY",
     "cudnnGetVersion",
-    5,
+    cushim::VersionQuery::returned,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         1008,  // library not found: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED
-        1001,  // stub library: CUDNN_STATUS_NOT_INITIALIZED
         3000,  // symbol not found: CUDNN_STATUS_NOT_SUPPORTED
+        1001,  // stub library: CUDNN_STATUS_NOT_INITIALIZED
         3000,  // too old: CUDNN_STATUS_NOT_SUPPORTED
         1001,  // forked during the load: CUDNN_STATUS_NOT_INITIALIZED
         0,  // success: CUDNN_STATUS_SUCCESS
@@ -721,7 +721,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUDNN_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cudnn_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cudnn_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cudnn_status.

@@ -142,7 +142,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -166,7 +166,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuRAND",
     "cuRAND",
@@ -174,14 +174,14 @@ const cushim::Library cushim_this = {
     "Install cuRAND (the CUDA toolkit, or the `nvidia-curand` wheel)",
     "CUSHIM_CURAND_LIBRARY",
     "curandGetProperty",
-    3,
+    cushim::VersionQuery::property,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         203,  // library not found: CURAND_STATUS_INITIALIZATION_FAILED
-        203,  // stub library: CURAND_STATUS_INITIALIZATION_FAILED
         203,  // symbol not found: CURAND_STATUS_INITIALIZATION_FAILED
+        203,  // stub library: CURAND_STATUS_INITIALIZATION_FAILED
         203,  // too old: CURAND_STATUS_INITIALIZATION_FAILED
         203,  // forked during the load: CURAND_STATUS_INITIALIZATION_FAILED
         0,  // success: CURAND_STATUS_SUCCESS
@@ -212,7 +212,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CURAND_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_curand_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_curand_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_curand_status.

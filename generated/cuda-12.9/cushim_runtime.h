@@ -4,7 +4,7 @@
 //
 // Compile `cushim_runtime.cpp` once per program, whatever the number of pairs,
 // and link its object with theirs. A pair holds its library's description
-// (one constant `cushim::Library`), its function table and its stubs; the
+// (one constant `cushim::LibraryInfo`), its function table and its stubs; the
 // runtime opens the library, binds each stub on its first call and keeps every
 // failure as a status and a message. Its entry points are C functions, hidden
 // outside the module that links them: a C program links the objects with a C
@@ -47,17 +47,18 @@ enum Status : int {
     status_wrong_major = 8
 };
 
-// How a library's version function answers (`Library::version_query`).
-enum VersionQuery : int {
-    version_number = 0,       // f(int *version): 1000 x major + 10 x minor
-    version_major_minor = 1,  // f(int *major, int *minor)
-    version_text = 2,         // f(char *text, unsigned length): "13.580.82"
-    version_property = 3,     // f(int property, int *value): the major (0), the minor (1)
-    version_decimal = 4,      // f(int *version): 10000 x major + 100 x minor + patch
-    version_returned = 5,     // size_t f(void), no status: 10000 x major + 100 x minor + patch
-    version_api = 6,          // f(uint32_t *version): an API number, not a release: no version read
-    version_absent = 7,       // no version function: the name is an export, never called
-    version_number_in_status = 8  // S f(int *version), S a struct of two ints, the code first
+// How a library's version function answers (`LibraryInfo::version_query`):
+// the Rust runtime's `VersionQuery`, by the same names in the same order.
+enum class VersionQuery : int {
+    number,            // f(int *version): 1000 x major + 10 x minor
+    major_minor,       // f(int *major, int *minor)
+    text,              // f(char *text, unsigned length): "13.580.82"
+    property,          // f(int property, int *value): the major (0), the minor (1)
+    decimal,           // f(int *version): 10000 x major + 100 x minor + patch
+    returned,          // size_t f(void), no status: 10000 x major + 100 x minor + patch
+    api,               // f(uint32_t *version): an API number, not a release: no version read
+    number_in_status,  // S f(int *version), S a struct of two ints, the code first
+    absent             // no version function: the name is an export, never called
 };
 
 // One row of a pair's function table: what to bind.
@@ -86,18 +87,19 @@ struct StatusText {
     const char *text;
 };
 
-// The codes of the library's status type that a stub answers with.
+// The codes of the library's status type that a stub answers with (the
+// Rust runtime's `Codes`, in its order).
 struct Codes {
     int library_not_found;
-    int stub_library;
     int symbol_not_found;
+    int stub_library;
     int too_old;
     int not_initialized;
     int success;
     int invalid_value;
 };
 
-struct Library;
+struct LibraryInfo;
 
 // What only the CUDA driver has: a lookup of functions by name and ABI
 // version, and per-thread default-stream variants of some functions.
@@ -113,7 +115,7 @@ struct Driver {
     // hands the driver's functions out: by name and ABI version through its
     // cudaGetDriverEntryPointByVersion (12.5 and later), or else through the
     // cuGetProcAddress that its cudaGetDriverEntryPoint hands out.
-    const Library *runtime = nullptr;
+    const LibraryInfo *runtime = nullptr;
 };
 
 // What one thread knows of one library: its latest failure. Zero-initialized.
@@ -134,15 +136,16 @@ struct FunctionState {
 constexpr std::size_t path_size = 4096;
 constexpr std::size_t message_size = 8192;
 
-// What one library became. Zero-initialized: a pair's `cushim::State` needs no
-// constructor, so no static-init guard and nothing at exit.
-struct State {
+// What one library became (the Rust runtime's `Library`). Zero-initialized:
+// a pair's `cushim::Library` needs no constructor, so no static-init guard and
+// nothing at exit.
+struct Library {
     std::atomic<int> load_state;
     std::atomic<bool> override_held;
     std::atomic<bool> registered;
     std::atomic<unsigned> attempts;
     std::atomic<int> stream_mode;
-    State *next;  // the list of libraries a fork must check
+    Library *next;  // the list of libraries a fork must check
     bool started;
     int status;
     unsigned version;
@@ -171,9 +174,9 @@ struct Variable {
     std::size_t size;
 };
 
-// One library, as its pair describes it. Constant: the mutable parts are the
-// objects it points to.
-struct Library {
+// One library, as its pair describes it (the Rust runtime's `LibraryInfo`).
+// Constant: the mutable parts are the objects it points to.
+struct LibraryInfo {
     const int *abi;  // &CUSHIM_RUNTIME_ABI: a pair and a runtime of other shapes do not link
     const char *label;         // "CUDA driver", "NVRTC": "... library not found"
     const char *short_name;    // "driver", "NVRTC": "... too old"
@@ -181,7 +184,7 @@ struct Library {
     const char *install;       // how to get it
     const char *override_var;  // the variable that names it by absolute path
     const char *version_function;
-    int version_query;     // a VersionQuery
+    VersionQuery version_query;
     unsigned major;        // the header's major, which the library must report (0: any)
     bool has_stub;         // a link-time stub answers the version function with codes.stub_library
     bool toolkit_search;   // searched in pip wheels, conda and toolkits, not only by the system loader
@@ -201,7 +204,7 @@ struct Library {
     const Alias *aliases;
     const StatusText *texts;
     std::size_t text_count;
-    State *state;
+    Library *state;
     FunctionState *states;
     void **slots;  // the stubs' slots, or null (the linked mode has no stubs)
     Thread *(*thread)();
@@ -220,7 +223,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_6
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_7
 
 extern "C" {
 
@@ -229,42 +232,42 @@ extern const int CUSHIM_RUNTIME_ABI CUSHIM_HIDDEN;
 // The address of function `index`, bound now if it was not, and stored in its
 // slot; or null, with the failure noted and `*code` set to the status a stub
 // returns.
-void *cushim_runtime_bind(const cushim::Library *library, std::size_t index, int *code) CUSHIM_HIDDEN;
+void *cushim_runtime_bind(const cushim::LibraryInfo *library, std::size_t index, int *code) CUSHIM_HIDDEN;
 
 // The C status API of every pair, by description.
-int cushim_runtime_load(const cushim::Library *library) CUSHIM_HIDDEN;
-int cushim_runtime_last_status(const cushim::Library *library) CUSHIM_HIDDEN;
-const char *cushim_runtime_last_message(const cushim::Library *library) CUSHIM_HIDDEN;
-int cushim_runtime_function_status(const cushim::Library *library, const char *name) CUSHIM_HIDDEN;
-int cushim_runtime_set_library_path(const cushim::Library *library, const char *absolute_path) CUSHIM_HIDDEN;
-std::size_t cushim_runtime_resolve_all(const cushim::Library *library, const char **missing,
+int cushim_runtime_load(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+int cushim_runtime_last_status(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_last_message(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+int cushim_runtime_function_status(const cushim::LibraryInfo *library, const char *name) CUSHIM_HIDDEN;
+int cushim_runtime_set_library_path(const cushim::LibraryInfo *library, const char *absolute_path) CUSHIM_HIDDEN;
+std::size_t cushim_runtime_resolve_all(const cushim::LibraryInfo *library, const char **missing,
                                        std::size_t capacity) CUSHIM_HIDDEN;
-unsigned cushim_runtime_library_version(const cushim::Library *library) CUSHIM_HIDDEN;
-const char *cushim_runtime_library_path(const cushim::Library *library) CUSHIM_HIDDEN;
-unsigned cushim_runtime_library_open_attempts(const cushim::Library *library) CUSHIM_HIDDEN;
+unsigned cushim_runtime_library_version(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_library_path(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+unsigned cushim_runtime_library_open_attempts(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 
 // The driver's stream mode (a library without `driver` answers -1, 0, null).
-int cushim_runtime_set_stream_mode(const cushim::Library *library, int per_thread) CUSHIM_HIDDEN;
-int cushim_runtime_stream_mode(const cushim::Library *library) CUSHIM_HIDDEN;
-const char *cushim_runtime_stream_mode_warning(const cushim::Library *library) CUSHIM_HIDDEN;
+int cushim_runtime_set_stream_mode(const cushim::LibraryInfo *library, int per_thread) CUSHIM_HIDDEN;
+int cushim_runtime_stream_mode(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
+const char *cushim_runtime_stream_mode_warning(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 
 // Stores the name (`which` 0) or text (1) of status `code` in `*out`; 1 when
 // the code is known, else 0 (and `*out` null).
-int cushim_runtime_status_text(const cushim::Library *library, int code, const char **out,
+int cushim_runtime_status_text(const cushim::LibraryInfo *library, int code, const char **out,
                                int which) CUSHIM_HIDDEN;
 // The name or text of `code`, never null.
-const char *cushim_runtime_returned_text(const cushim::Library *library, int code, int which) CUSHIM_HIDDEN;
+const char *cushim_runtime_returned_text(const cushim::LibraryInfo *library, int code, int which) CUSHIM_HIDDEN;
 // What an assembly stub returns when its binding failed, in the integer
 // return register: by `answer` (CUSHIM_ANSWER_*), the runtime's `code`, zero,
 // or a fallback's answer from the call's first two integer arguments
 // (`args[0]`, `args[1]`).
-unsigned long long cushim_runtime_answer(const cushim::Library *library, unsigned answer, int code,
+unsigned long long cushim_runtime_answer(const cushim::LibraryInfo *library, unsigned answer, int code,
                                          const unsigned long long *args) CUSHIM_HIDDEN;
 
 // The rules of the variables, for tests: the stream mode a value asks for (0
 // none, 1 legacy, 2 per-thread) and what an override value asks for (0 search,
 // 1 open it, -1 refused).
-int cushim_runtime_stream_value(const cushim::Library *library, const char *value) CUSHIM_HIDDEN;
+int cushim_runtime_stream_value(const cushim::LibraryInfo *library, const char *value) CUSHIM_HIDDEN;
 int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 
 }  // extern "C"
@@ -313,27 +316,18 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 #define CUSHIM_STR_(X) #X
 #define CUSHIM_STR(X) CUSHIM_STR_(X)
 
-// Stubs in assembly where cushim has a trampoline for the platform: x86-64
-// ELF, with GCC or Clang (define CUSHIM_NO_ASM_STUBS to keep C++ stubs
-// there too). A stub of a function that returns its status, an integer, a
-// pointer or nothing is then one jump through its slot, which costs the
-// compiler next to nothing; elsewhere, and for other functions, the stub is
-// CUSHIM_STUB's C++. The pair defines CUSHIM_API (its C API's prefix,
-// `cushim_cublas`), which names its assembly symbols: the slot table
-// `<api>_slots` (each row `<api>_slot_<symbol>`), `<api>_self` (a pointer to
-// `cushim_this`) and the binders below.
-#if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(CUSHIM_NO_ASM_STUBS)
-#define CUSHIM_ASM_STUBS 1
-#endif
-
-// Where indirect branches must land on `endbr64` (-fcf-protection=branch),
-// the export and the thunk start with one.
-#if defined(__CET__) && (__CET__ & 1)
-#define CUSHIM_ASM_LANDING "\tendbr64\n"
-#else
-#define CUSHIM_ASM_LANDING ""
-#endif
+// Stubs in assembly where cushim has a trampoline for the platform (one
+// section below per architecture and object format), with GCC or Clang
+// (define CUSHIM_NO_ASM_STUBS to keep C++ stubs there too). A stub of a
+// function that returns its status, an integer, a pointer or nothing is then
+// one jump through its slot, which costs the compiler next to nothing;
+// elsewhere, and for other functions, the stub is CUSHIM_STUB's C++. The pair
+// defines CUSHIM_API (its C API's prefix, `cushim_cublas`), which names its
+// assembly symbols: the slot table `<api>_slots` (each row
+// `<api>_slot_<symbol>`), `<api>_self` (a pointer to `cushim_this`) and the
+// binders below. A platform's section defines CUSHIM_ASM_STUBS,
+// CUSHIM_ASM_LANDING (what an export and a thunk start with, as text),
+// CUSHIM_FAST_STUB (one stub) and CUSHIM_ASM_BINDERS (the pair's binder).
 
 // What an assembly stub answers without the library (its ANSWER), which its
 // thunk adds to the slot's address (aligned to 8) for the binder: the
@@ -348,6 +342,120 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 #define CUSHIM_ANSWER_out_name 4
 #define CUSHIM_ANSWER_out_text 5
 
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CUSHIM_NO_ASM_STUBS)
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__)
+// x86-64 ELF (cushim's src/runtime/cpp/arch/x86_64-elf.S).
+#define CUSHIM_ASM_STUBS 1
+
+// Where indirect branches must land on `endbr64` (-fcf-protection=branch),
+// the export and the thunk start with one.
+#if defined(__CET__) && (__CET__ & 1)
+#define CUSHIM_ASM_LANDING "\tendbr64\n"
+#else
+#define CUSHIM_ASM_LANDING ""
+#endif
+
+// One stub: the export jumps through its slot, which starts at the stub's
+// thunk; the thunk hands the slot's address, tagged with the stub's answer,
+// to the pair's binder.
+#define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)       \
+    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)                                                \
+    __asm__(".pushsection .text\n"                                                              \
+            ".globl " CUSHIM_STR(EXPORT) "\n"                                                   \
+            ".type " CUSHIM_STR(EXPORT) ", @function\n"                                         \
+            ".p2align 4\n"                                                                      \
+            CUSHIM_STR(EXPORT) ":\n"                                                            \
+            CUSHIM_ASM_LANDING                                                                  \
+            "\tjmp *" CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "(%rip)\n"                        \
+            ".size " CUSHIM_STR(EXPORT) ", .-" CUSHIM_STR(EXPORT) "\n"                          \
+            CUSHIM_STR(CUSHIM_API) "_thunk_" #SYMBOL ":\n"                                      \
+            CUSHIM_ASM_LANDING                                                                  \
+            "\tlea " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "+" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) "(%rip), %r11\n" \
+            "\tjmp " CUSHIM_STR(CUSHIM_API) "_bind\n"                                           \
+            ".popsection\n");
+
+// The pair's binder, `<api>_bind`, entered from a thunk with the tagged
+// slot address in r11, every argument register as the caller left it and
+// the stack as at the export's entry. It saves the argument registers, asks
+// cushim_runtime_bind for the row's address (the runtime stores it in the
+// slot) and jumps there with the registers restored; without one, it returns
+// cushim_runtime_answer's value (and a zero float). A failed binding leaves
+// the slot at the thunk, so that every failed call notes why.
+#define CUSHIM_ASM_BINDERS                                                                      \
+    __asm__(".pushsection .text\n"                                                              \
+            ".p2align 4\n"                                                                      \
+            CUSHIM_STR(CUSHIM_API) "_bind:\n"                                                   \
+            "\t.cfi_startproc\n"                                                                \
+            "\tpush %rbp\n"                                                                     \
+            "\t.cfi_def_cfa_offset 16\n"                                                        \
+            "\t.cfi_offset %rbp, -16\n"                                                         \
+            "\tmov %rsp, %rbp\n"                                                                \
+            "\t.cfi_def_cfa_register %rbp\n"                                                    \
+            "\tsub $208, %rsp\n"                                                                \
+            "\tmov %rdi, 0(%rsp)\n"                                                             \
+            "\tmov %rsi, 8(%rsp)\n"                                                             \
+            "\tmov %rdx, 16(%rsp)\n"                                                            \
+            "\tmov %rcx, 24(%rsp)\n"                                                            \
+            "\tmov %r8, 32(%rsp)\n"                                                             \
+            "\tmov %r9, 40(%rsp)\n"                                                             \
+            "\tmov %rax, 48(%rsp)\n"                                                            \
+            "\tmov %r11, 56(%rsp)\n"                                                            \
+            "\tmovaps %xmm0, 64(%rsp)\n"                                                        \
+            "\tmovaps %xmm1, 80(%rsp)\n"                                                        \
+            "\tmovaps %xmm2, 96(%rsp)\n"                                                        \
+            "\tmovaps %xmm3, 112(%rsp)\n"                                                       \
+            "\tmovaps %xmm4, 128(%rsp)\n"                                                       \
+            "\tmovaps %xmm5, 144(%rsp)\n"                                                       \
+            "\tmovaps %xmm6, 160(%rsp)\n"                                                       \
+            "\tmovaps %xmm7, 176(%rsp)\n"                                                       \
+            "\tmovl $0, 192(%rsp)\n"                                                            \
+            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rdi\n"                               \
+            "\tmov %r11, %rsi\n"                                                                \
+            "\tand $-8, %rsi\n"                                                                 \
+            "\tlea " CUSHIM_STR(CUSHIM_API) "_slots(%rip), %rax\n"                              \
+            "\tsub %rax, %rsi\n"                                                                \
+            "\tshr $3, %rsi\n"                                                                  \
+            "\tlea 192(%rsp), %rdx\n"                                                           \
+            "\tcall cushim_runtime_bind\n"                                                      \
+            "\ttest %rax, %rax\n"                                                               \
+            "\tjz 1f\n"                                                                         \
+            "\tmov %rax, %r11\n"                                                                \
+            "\tmov 0(%rsp), %rdi\n"                                                             \
+            "\tmov 8(%rsp), %rsi\n"                                                             \
+            "\tmov 16(%rsp), %rdx\n"                                                            \
+            "\tmov 24(%rsp), %rcx\n"                                                            \
+            "\tmov 32(%rsp), %r8\n"                                                             \
+            "\tmov 40(%rsp), %r9\n"                                                             \
+            "\tmov 48(%rsp), %rax\n"                                                            \
+            "\tmovaps 64(%rsp), %xmm0\n"                                                        \
+            "\tmovaps 80(%rsp), %xmm1\n"                                                        \
+            "\tmovaps 96(%rsp), %xmm2\n"                                                        \
+            "\tmovaps 112(%rsp), %xmm3\n"                                                       \
+            "\tmovaps 128(%rsp), %xmm4\n"                                                       \
+            "\tmovaps 144(%rsp), %xmm5\n"                                                       \
+            "\tmovaps 160(%rsp), %xmm6\n"                                                       \
+            "\tmovaps 176(%rsp), %xmm7\n"                                                       \
+            "\t.cfi_remember_state\n"                                                           \
+            "\tleave\n"                                                                         \
+            "\t.cfi_def_cfa %rsp, 8\n"                                                          \
+            "\tjmp *%r11\n"                                                                     \
+            "\t.cfi_restore_state\n"                                                            \
+            "1:\n"                                                                              \
+            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rdi\n"                               \
+            "\tmov 56(%rsp), %rsi\n"                                                            \
+            "\tand $7, %esi\n"                                                                  \
+            "\tmovl 192(%rsp), %edx\n"                                                          \
+            "\tmov %rsp, %rcx\n"                                                                \
+            "\tcall cushim_runtime_answer\n"                                                    \
+            "\tpxor %xmm0, %xmm0\n"                                                             \
+            "\tleave\n"                                                                         \
+            "\t.cfi_def_cfa %rsp, 8\n"                                                          \
+            "\tret\n"                                                                           \
+            "\t.cfi_endproc\n"                                                                  \
+            ".popsection\n");
+#endif
+#endif
+
 #ifdef CUSHIM_ASM_STUBS
 // A C++ binder's name in the slot table.
 #define CUSHIM_BINDER_LABEL(SYMBOL) __asm__(CUSHIM_STR(CUSHIM_API) "_cbind_" #SYMBOL) __attribute__((used))
@@ -360,91 +468,11 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
     CHECK##_ASM(SYMBOL, cushim_type_##SYMBOL)
 #define CUSHIM_SIGNATURE_UNCHECKED(RET, SYMBOL, PARAMS, CHECK)
 
-// One stub: the export jumps through its slot, which starts at the stub's
-// thunk; the thunk hands the slot's address, tagged with the stub's answer,
-// to the pair's binder.
-#define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)   \
-    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)                                               \
-    __asm__(".pushsection .text\n"                                                             \
-            ".globl " CUSHIM_STR(EXPORT) "\n"                                                  \
-            ".type " CUSHIM_STR(EXPORT) ", @function\n"                                        \
-            ".p2align 4\n" CUSHIM_STR(EXPORT) ":\n"                                            \
-            CUSHIM_ASM_LANDING                                                                  \
-            "\tjmp *" CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "(%rip)\n"                       \
-            ".size " CUSHIM_STR(EXPORT) ", .-" CUSHIM_STR(EXPORT) "\n"                          \
-            CUSHIM_STR(CUSHIM_API) "_thunk_" #SYMBOL ":\n"                                     \
-            CUSHIM_ASM_LANDING                                                                  \
-            "\tlea " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "+" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) "(%rip), %r11\n" \
-            "\tjmp " CUSHIM_STR(CUSHIM_API) "_bind\n"                                         \
-            ".popsection\n");
-
 // A row of the slot table (in the pair's one `__asm__` that lays it out):
 // an assembly stub's thunk, a C++ stub's binder, or none.
 #define CUSHIM_ASM_ROW(SYMBOL, FIRST) \
     CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL ": .quad " CUSHIM_STR(CUSHIM_API) "_" #FIRST "_" #SYMBOL "\n"
 #define CUSHIM_ASM_NO_ROW(SYMBOL) CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL ": .quad 0\n"
-
-// The pair's binder, `<api>_bind`, entered from a thunk with the tagged
-// slot address in r11, every argument register as the caller left it and
-// the stack as at the export's entry. It saves the argument registers, asks
-// cushim_runtime_bind for the row's address (the runtime stores it in the
-// slot) and jumps there with the registers restored; without one, it returns
-// cushim_runtime_answer's value (and a zero float). A failed binding leaves
-// the slot at the thunk, so that every failed call notes why.
-#define CUSHIM_ASM_BINDERS                                                                      \
-    __asm__(".pushsection .text\n"                                                             \
-            ".p2align 4\n" CUSHIM_STR(CUSHIM_API) "_bind:\n"                                  \
-            "\t.cfi_startproc\n"                                                                \
-            "\tpush %rbp\n"                                                                     \
-            "\t.cfi_def_cfa_offset 16\n"                                                        \
-            "\t.cfi_offset %rbp, -16\n"                                                         \
-            "\tmov %rsp, %rbp\n"                                                                \
-            "\t.cfi_def_cfa_register %rbp\n"                                                    \
-            "\tsub $208, %rsp\n"                                                                \
-            "\tmov %rdi, 0(%rsp)\n\tmov %rsi, 8(%rsp)\n\tmov %rdx, 16(%rsp)\n"                   \
-            "\tmov %rcx, 24(%rsp)\n\tmov %r8, 32(%rsp)\n\tmov %r9, 40(%rsp)\n"                   \
-            "\tmov %rax, 48(%rsp)\n\tmov %r11, 56(%rsp)\n"                                       \
-            "\tmovaps %xmm0, 64(%rsp)\n\tmovaps %xmm1, 80(%rsp)\n"                                \
-            "\tmovaps %xmm2, 96(%rsp)\n\tmovaps %xmm3, 112(%rsp)\n"                               \
-            "\tmovaps %xmm4, 128(%rsp)\n\tmovaps %xmm5, 144(%rsp)\n"                              \
-            "\tmovaps %xmm6, 160(%rsp)\n\tmovaps %xmm7, 176(%rsp)\n"                              \
-            "\tmovl $0, 192(%rsp)\n"                                                            \
-            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rdi\n"                              \
-            "\tmov %r11, %rsi\n"                                                                \
-            "\tand $-8, %rsi\n"                                                                 \
-            "\tlea " CUSHIM_STR(CUSHIM_API) "_slots(%rip), %rax\n"                             \
-            "\tsub %rax, %rsi\n"                                                                \
-            "\tshr $3, %rsi\n"                                                                  \
-            "\tlea 192(%rsp), %rdx\n"                                                           \
-            "\tcall cushim_runtime_bind\n"                                                      \
-            "\ttest %rax, %rax\n"                                                               \
-            "\tjz 1f\n"                                                                         \
-            "\tmov %rax, %r11\n"                                                                \
-            "\tmov 0(%rsp), %rdi\n\tmov 8(%rsp), %rsi\n\tmov 16(%rsp), %rdx\n"                   \
-            "\tmov 24(%rsp), %rcx\n\tmov 32(%rsp), %r8\n\tmov 40(%rsp), %r9\n"                   \
-            "\tmov 48(%rsp), %rax\n"                                                            \
-            "\tmovaps 64(%rsp), %xmm0\n\tmovaps 80(%rsp), %xmm1\n"                                \
-            "\tmovaps 96(%rsp), %xmm2\n\tmovaps 112(%rsp), %xmm3\n"                               \
-            "\tmovaps 128(%rsp), %xmm4\n\tmovaps 144(%rsp), %xmm5\n"                              \
-            "\tmovaps 160(%rsp), %xmm6\n\tmovaps 176(%rsp), %xmm7\n"                              \
-            "\t.cfi_remember_state\n"                                                           \
-            "\tleave\n"                                                                         \
-            "\t.cfi_def_cfa %rsp, 8\n"                                                          \
-            "\tjmp *%r11\n"                                                                     \
-            "\t.cfi_restore_state\n"                                                            \
-            "1:\n"                                                                              \
-            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rdi\n"                              \
-            "\tmov 56(%rsp), %rsi\n"                                                            \
-            "\tand $7, %esi\n"                                                                  \
-            "\tmovl 192(%rsp), %edx\n"                                                          \
-            "\tmov %rsp, %rcx\n"                                                                \
-            "\tcall cushim_runtime_answer\n"                                                    \
-            "\tpxor %xmm0, %xmm0\n"                                                             \
-            "\tleave\n"                                                                         \
-            "\t.cfi_def_cfa %rsp, 8\n"                                                          \
-            "\tret\n"                                                                           \
-            "\t.cfi_endproc\n"                                                                  \
-            ".popsection\n");
 #else
 #define CUSHIM_BINDER_LABEL(SYMBOL)
 #define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK) \

@@ -122,7 +122,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -146,7 +146,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "nvJitLink",
     "nvJitLink",
@@ -154,14 +154,14 @@ const cushim::Library cushim_this = {
     "Install nvJitLink (the CUDA toolkit, or the `nvidia-nvjitlink` wheel)",
     "CUSHIM_NVJITLINK_LIBRARY",
     "nvJitLinkVersion",
-    1,
+    cushim::VersionQuery::major_minor,
     12u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         6,  // library not found: NVJITLINK_ERROR_INTERNAL
-        6,  // stub library: NVJITLINK_ERROR_INTERNAL
         14,  // symbol not found: NVJITLINK_ERROR_OUTDATED_LIBRARY
+        6,  // stub library: NVJITLINK_ERROR_INTERNAL
         14,  // too old: NVJITLINK_ERROR_OUTDATED_LIBRARY
         6,  // forked during the load: NVJITLINK_ERROR_INTERNAL
         0,  // success: NVJITLINK_SUCCESS
@@ -192,7 +192,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVJITLINK_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvjitlink_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_nvjitlink_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_nvjitlink_status.

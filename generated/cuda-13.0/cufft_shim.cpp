@@ -209,7 +209,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -233,7 +233,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuFFT",
     "cuFFT",
@@ -241,14 +241,14 @@ const cushim::Library cushim_this = {
     "Install cuFFT (the CUDA toolkit, or the `nvidia-cufft` wheel)",
     "CUSHIM_CUFFT_LIBRARY",
     "cufftGetProperty",
-    3,
+    cushim::VersionQuery::property,
     12u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         17,  // library not found: CUFFT_MISSING_DEPENDENCY
-        7,  // stub library: CUFFT_SETUP_FAILED
         16,  // symbol not found: CUFFT_NOT_SUPPORTED
+        7,  // stub library: CUFFT_SETUP_FAILED
         16,  // too old: CUFFT_NOT_SUPPORTED
         7,  // forked during the load: CUFFT_SETUP_FAILED
         0,  // success: CUFFT_SUCCESS
@@ -279,7 +279,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUFFT_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cufft_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cufft_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cufft_status.

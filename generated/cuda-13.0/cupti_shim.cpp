@@ -368,7 +368,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -392,7 +392,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "CUPTI",
     "CUPTI",
@@ -400,14 +400,14 @@ const cushim::Library cushim_this = {
     "Install CUPTI (the CUDA toolkit's extras/CUPTI, or the `nvidia-cuda-cupti` wheel)",
     "CUSHIM_CUPTI_LIBRARY",
     "cuptiGetVersion",
-    6,
+    cushim::VersionQuery::api,
     13u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         15,  // library not found: CUPTI_ERROR_NOT_INITIALIZED
-        15,  // stub library: CUPTI_ERROR_NOT_INITIALIZED
         27,  // symbol not found: CUPTI_ERROR_NOT_SUPPORTED
+        15,  // stub library: CUPTI_ERROR_NOT_INITIALIZED
         27,  // too old: CUPTI_ERROR_NOT_SUPPORTED
         15,  // forked during the load: CUPTI_ERROR_NOT_INITIALIZED
         0,  // success: CUPTI_SUCCESS
@@ -438,7 +438,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUPTI_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cupti_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cupti_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cupti_status.

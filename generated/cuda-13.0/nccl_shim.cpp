@@ -225,7 +225,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -249,7 +249,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "NCCL",
     "NCCL",
@@ -257,14 +257,14 @@ const cushim::Library cushim_this = {
     "Install NCCL (an `nvidia-nccl-cu12` or `nvidia-nccl-cu13` wheel, or NVIDIA's libnccl2 package)",
     "CUSHIM_NCCL_LIBRARY",
     "ncclGetVersion",
-    4,
+    cushim::VersionQuery::decimal,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         2,  // library not found: ncclSystemError
-        2,  // stub library: ncclSystemError
         2,  // symbol not found: ncclSystemError
+        2,  // stub library: ncclSystemError
         2,  // too old: ncclSystemError
         2,  // forked during the load: ncclSystemError
         0,  // success: ncclSuccess
@@ -295,7 +295,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NCCL_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nccl_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_nccl_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_nccl_status.

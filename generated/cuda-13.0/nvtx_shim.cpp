@@ -129,7 +129,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -153,7 +153,7 @@ struct cushim_table {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "NVTX",
     "NVTX",
@@ -161,14 +161,14 @@ const cushim::Library cushim_this = {
     "Install NVTX's library (the CUDA toolkit, or the `nvidia-nvtx` wheel)",
     "CUSHIM_NVTX_LIBRARY",
     "nvtxRangePushA",
-    7,
+    cushim::VersionQuery::absent,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         0,  // library not found (no status type)
-        0,  // stub library (no status type)
         0,  // symbol not found (no status type)
+        0,  // stub library (no status type)
         0,  // too old (no status type)
         0,  // forked during the load (no status type)
         0,  // success (no status type)
@@ -199,7 +199,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_NVTX_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_nvtx_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_nvtx_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_nvtx_status.

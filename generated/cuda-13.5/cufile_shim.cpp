@@ -217,7 +217,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -248,7 +248,7 @@ CUfileError_t cushim_status(int code) {
 #endif
 #define CUSHIM_VARIABLES nullptr, 0
 
-const cushim::Library cushim_this = {
+const cushim::LibraryInfo cushim_this = {
     &CUSHIM_RUNTIME_ABI,
     "cuFile",
     "cuFile",
@@ -256,14 +256,14 @@ const cushim::Library cushim_this = {
     "Install cuFile (the CUDA toolkit's GPUDirect Storage, or the `nvidia-cufile` wheel)",
     "CUSHIM_CUFILE_LIBRARY",
     "cuFileGetVersion",
-    8,
+    cushim::VersionQuery::number_in_status,
     0u,  // the header's major, which the library must report (0: any)
     false,  // a link-time stub
     true,  // searched in pip wheels, conda and toolkits
     {
         5007,  // library not found: CU_FILE_PLATFORM_NOT_SUPPORTED
-        5007,  // stub library: CU_FILE_PLATFORM_NOT_SUPPORTED
         5030,  // symbol not found: CU_FILE_INTERNAL_ERROR
+        5007,  // stub library: CU_FILE_PLATFORM_NOT_SUPPORTED
         5030,  // too old: CU_FILE_INTERNAL_ERROR
         5001,  // forked during the load: CU_FILE_DRIVER_NOT_INITIALIZED
         0,  // success: CU_FILE_SUCCESS
@@ -294,7 +294,7 @@ const cushim::Library cushim_this = {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined(CUSHIM_CUFILE_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const cushim_cufile_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const cushim_cufile_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of cushim_cufile_status.

@@ -3,7 +3,7 @@
 // beside the pairs, the same bytes for every library. Do not edit: regenerate.
 //
 // Compile it once per program (C++17) and link its object with the pairs'.
-// Everything it knows of a library comes from the pair's `cushim::Library`
+// Everything it knows of a library comes from the pair's `cushim::LibraryInfo`
 // (see cushim_runtime.h); nothing here is generated. Built without exceptions
 // (a C program's build), it needs nothing from the C++ library.
 
@@ -38,16 +38,16 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 6;
+extern "C" const int CUSHIM_RUNTIME_ABI = 7;
 
 namespace {
 
 using cushim::Function;
 using cushim::FunctionState;
 using cushim::Library;
+using cushim::LibraryInfo;
 using cushim::message_size;
 using cushim::path_size;
-using cushim::State;
 using namespace cushim;  // the statuses
 
 // What became of one function. `elsewhere` rows are never resolved.
@@ -77,7 +77,7 @@ void append(char *out, std::size_t size, const char *text) {
     if (used + 1 < size) std::snprintf(out + used, size - used, "%s", text);
 }
 
-void note(const Library &L, int status, const char *message) {
+void note(const LibraryInfo &L, int status, const char *message) {
     cushim::Thread *t = L.thread();
     t->status = status;
     format(t->message, sizeof t->message, "%s", message);
@@ -85,11 +85,11 @@ void note(const Library &L, int status, const char *message) {
 
 // The spin lock of the override path: no std::mutex, so that the runtime
 // needs nothing from the C++ library.
-void lock(State &s) {
+void lock(Library &s) {
     while (s.override_held.exchange(true, std::memory_order_acquire)) {
     }
 }
-void unlock(State &s) { s.override_held.store(false, std::memory_order_release); }
+void unlock(Library &s) { s.override_held.store(false, std::memory_order_release); }
 
 bool is_absolute(const char *path) {
 #ifdef _WIN32
@@ -156,8 +156,8 @@ unsigned version_of(int major, int minor) {
 // Returns what the function returned (or `no_answer` without one); NVIDIA's
 // toolkit stub of the driver answers with the stub code, a real driver never.
 constexpr int no_answer = -0x7fff;
-int read_version_at(const Library &L, void *p, unsigned &version);
-int read_version(const Library &L, void *handle, unsigned &version) {
+int read_version_at(const LibraryInfo &L, void *p, unsigned &version);
+int read_version(const LibraryInfo &L, void *handle, unsigned &version) {
     version = 0;
     void *p = find(handle, L.version_function);
     if (!p) return no_answer;
@@ -165,14 +165,14 @@ int read_version(const Library &L, void *handle, unsigned &version) {
 }
 
 // The same, for the version function at `p`.
-int read_version_at(const Library &L, void *p, unsigned &version) {
+int read_version_at(const LibraryInfo &L, void *p, unsigned &version) {
     version = 0;
     int rc = no_answer;
-    if (L.version_query == version_number) {
+    if (L.version_query == VersionQuery::number) {
         int v = 0;
         rc = reinterpret_cast<int (*)(int *)>(p)(&v);
         if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (L.version_query == version_number_in_status) {
+    } else if (L.version_query == VersionQuery::number_in_status) {
         struct CodePair {
             int code;
             int other;
@@ -180,23 +180,23 @@ int read_version_at(const Library &L, void *p, unsigned &version) {
         int v = 0;
         rc = reinterpret_cast<CodePair (*)(int *)>(p)(&v).code;
         if (rc == 0 && v > 0) version = static_cast<unsigned>(v);
-    } else if (L.version_query == version_major_minor) {
+    } else if (L.version_query == VersionQuery::major_minor) {
         int major = 0, minor = 0;
         rc = reinterpret_cast<int (*)(int *, int *)>(p)(&major, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
-    } else if (L.version_query == version_property) {
+    } else if (L.version_query == VersionQuery::property) {
         int major = 0, minor = 0;
         rc = reinterpret_cast<int (*)(int, int *)>(p)(0, &major);
         if (rc == 0) rc = reinterpret_cast<int (*)(int, int *)>(p)(1, &minor);
         if (rc == 0 && major > 0 && major < 4000000) version = version_of(major, minor);
-    } else if (L.version_query == version_absent) {
+    } else if (L.version_query == VersionQuery::absent) {
         return no_answer;
-    } else if (L.version_query == version_api) {
+    } else if (L.version_query == VersionQuery::api) {
         unsigned v = 0;
         rc = reinterpret_cast<int (*)(unsigned *)>(p)(&v);
-    } else if (L.version_query == version_decimal || L.version_query == version_returned) {
+    } else if (L.version_query == VersionQuery::decimal || L.version_query == VersionQuery::returned) {
         unsigned long long v = 0;
-        if (L.version_query == version_returned) {
+        if (L.version_query == VersionQuery::returned) {
             v = reinterpret_cast<std::size_t (*)()>(p)();
             rc = 0;
         } else {
@@ -692,7 +692,7 @@ bool refuse_environment(const char *environment, const char *, char *why, std::s
 // The file of the library opened as `name` (handle `h`): the path itself,
 // or where the platform's loader found a bare name (the file that holds the
 // version function). False, with `name` in `file`, when it cannot tell.
-bool library_file(const Library &L, void *h, const char *name, char *file, std::size_t size) {
+bool library_file(const LibraryInfo &L, void *h, const char *name, char *file, std::size_t size) {
     format(file, size, "%s", name);
     if (is_absolute(name)) return true;
 #ifdef _WIN32
@@ -718,7 +718,7 @@ bool library_file(const Library &L, void *h, const char *name, char *file, std::
 // requires), checked as the library was, and keeps it loaded (the Rust
 // runtime's `load_sibling`). False, with the reason in `why`, when it is
 // absent, refused or cannot be opened.
-bool load_beside(const Library &L, const char *path, const char *environment, char *why, std::size_t size) {
+bool load_beside(const LibraryInfo &L, const char *path, const char *environment, char *why, std::size_t size) {
     if (!file_exists(path)) {
         format(why, size, "no such file");
         return false;
@@ -738,7 +738,7 @@ bool load_beside(const Library &L, const char *path, const char *environment, ch
 // is skipped and the library stays usable. Each is checked as the library
 // was (the Rust runtime's `load_siblings`, whose record `cushim doctor`
 // shows).
-void load_siblings(const Library &L, unsigned version, const char *dir, const char *environment) {
+void load_siblings(const LibraryInfo &L, unsigned version, const char *dir, const char *environment) {
     char minor[16];
     format(minor, sizeof minor, "%u", version % 1000 / 10);
     for (const char *const *sibling = L.siblings; *sibling; ++sibling) {
@@ -758,8 +758,8 @@ void load_siblings(const Library &L, unsigned version, const char *dir, const ch
 
 // Ends a search without a library: the status, and the message that lists
 // what was tried.
-void not_found(const Library &L) {
-    State &s = *L.state;
+void not_found(const LibraryInfo &L) {
+    Library &s = *L.state;
     s.status = status_library_not_found;
     char names[256] = {};
     for (const char *const *name = L.names; *name; ++name) {
@@ -776,8 +776,8 @@ void not_found(const Library &L) {
 // it; 1, noted as tried, to go on searching; 2 to stop the search: a copy of
 // another release was refused after the libraries it requires were loaded,
 // which stay loaded and which any later copy would open by name.
-int admit(const Library &L, void *h, const char *name, const char *file, bool known, const char *environment) {
-    State &s = *L.state;
+int admit(const LibraryInfo &L, void *h, const char *name, const char *file, bool known, const char *environment) {
+    Library &s = *L.state;
     char why[path_size * 2 + 2048];
     const char *slash = std::strrchr(file, separator);
     for (const char *const *req = L.required; *req; ++req) {
@@ -836,8 +836,8 @@ int admit(const Library &L, void *h, const char *name, const char *file, bool kn
 // the search goes on. A library kept gets its siblings from its directory
 // (`environment`: it was found in a Python environment above the executable,
 // whose rule they must pass too).
-bool adopt(const Library &L, void *h, const char *name, bool named, const char *environment = nullptr) {
-    State &s = *L.state;
+bool adopt(const LibraryInfo &L, void *h, const char *name, bool named, const char *environment = nullptr) {
+    Library &s = *L.state;
     if (!named && !find(h, L.version_function)) {
         // Kept loaded but never used: a library is never unloaded.
         char why[256];
@@ -905,8 +905,8 @@ bool adopt(const Library &L, void *h, const char *name, bool named, const char *
 // checks that keep a file from hanging or crashing the loader; `environment`:
 // a path in a Python environment found above the executable); true when the
 // search is over.
-bool attempt(const Library &L, const char *name, bool named = false, const char *environment = nullptr) {
-    State &s = *L.state;
+bool attempt(const LibraryInfo &L, const char *name, bool named = false, const char *environment = nullptr) {
+    Library &s = *L.state;
     if (is_absolute(name)) {
         if (!named && was_tried(s.tried, name)) return false;
         bool exists = file_exists(name);
@@ -936,16 +936,16 @@ bool attempt(const Library &L, const char *name, bool named = false, const char 
             std::size_t used = std::strlen(why);
             char *error = why + used;
             std::size_t room = sizeof why - used;
-            bool usable = true;
+            bool dep_usable = true;
             if (!check_file(dep_path, error, room))
-                usable = false;
+                dep_usable = false;
             else if (environment && refuse_environment(environment, dep_path, error, room))
-                usable = false;
-            if (usable) {
+                dep_usable = false;
+            if (dep_usable) {
                 s.attempts.fetch_add(1, std::memory_order_relaxed);
-                usable = open_one(dep_path, error, room) != nullptr;
+                dep_usable = open_one(dep_path, error, room) != nullptr;
             }
-            if (!usable) {
+            if (!dep_usable) {
                 note_tried(s.tried, sizeof s.tried, name, why);
                 return false;
             }
@@ -963,7 +963,7 @@ bool attempt(const Library &L, const char *name, bool named = false, const char 
 
 // Tries `dir` + separator + each library name (`environment`: found above
 // the executable).
-bool attempt_in(const Library &L, const char *dir, const char *environment = nullptr) {
+bool attempt_in(const LibraryInfo &L, const char *dir, const char *environment = nullptr) {
     for (const char *const *name = L.names; *name; ++name) {
         char path[path_size];
         format(path, sizeof path, "%s%c%s", dir, separator, *name);
@@ -995,8 +995,8 @@ bool is_python_environment(const char *dir) {
 // Tries the wheel directories of each site-packages under `prefix`
 // (lib/python3.*/site-packages, or Lib\site-packages); `environment`: the
 // prefix was found above the executable.
-bool attempt_prefix(const Library &L, const char *prefix, const char *environment = nullptr) {
-    State &s = *L.state;
+bool attempt_prefix(const LibraryInfo &L, const char *prefix, const char *environment = nullptr) {
+    Library &s = *L.state;
     std::size_t count = 0;
 #ifdef _WIN32
     format(s.sites[count++], path_size, "%s\\Lib\\site-packages", prefix);
@@ -1034,8 +1034,8 @@ bool attempt_prefix(const Library &L, const char *prefix, const char *environmen
 // Collects the directories of loaded members of the CUDA family of the
 // header's major into the state's `dirs`.
 int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
-    const Library &L = *static_cast<const Library *>(data);
-    State &s = *L.state;
+    const LibraryInfo &L = *static_cast<const LibraryInfo *>(data);
+    Library &s = *L.state;
     const char *path = info->dlpi_name;
     if (!path || path[0] != '/' || s.dir_count == 8) return 0;
     const char *file = std::strrchr(path, '/') + 1;
@@ -1058,8 +1058,8 @@ int add_family_dir(dl_phdr_info *info, std::size_t, void *data) {
 // (cuBLAS's loader loads cuBLASLt from its own directory): its file, not the
 // bare name that found it, is where it came from, and the system loader
 // would not find that name. The same as the Rust runtime's `Loaded::path`.
-void adopted_loaded_copy(const Library &L, void *h, const char *name) {
-    State &s = *L.state;
+void adopted_loaded_copy(const LibraryInfo &L, void *h, const char *name) {
+    Library &s = *L.state;
     char file[path_size];
     if (s.status == status_ok && library_file(L, h, name, file, sizeof file)) format(s.path, sizeof s.path, "%s", file);
 }
@@ -1069,8 +1069,8 @@ void adopted_loaded_copy(const Library &L, void *h, const char *name) {
 // (cuda-pathfinder): a copy already loaded, pip wheels, conda, then the
 // system loader (LD_LIBRARY_PATH, which is how users choose a copy, and the
 // loader cache), and only then the toolkit directories.
-bool search_toolkit(const Library &L) {
-    State &s = *L.state;
+bool search_toolkit(const LibraryInfo &L) {
+    Library &s = *L.state;
     // A copy already loaded.
     for (const char *const *name = L.names; *name; ++name) {
 #ifdef _WIN32
@@ -1096,7 +1096,7 @@ bool search_toolkit(const Library &L) {
     }
 #if defined(__linux__)
     s.dir_count = 0;
-    dl_iterate_phdr(add_family_dir, const_cast<Library *>(&L));
+    dl_iterate_phdr(add_family_dir, const_cast<LibraryInfo *>(&L));
     for (std::size_t i = 0; i < s.dir_count; ++i)
         if (attempt_in(L, s.dirs[i])) return true;
 #endif
@@ -1163,15 +1163,11 @@ int library_override(const char *value) {
     return is_absolute(value) ? 1 : -1;
 }
 
-void open_through(const Library &L, const Library &R);
-
-void open_library(const Library &L) {
-    State &s = *L.state;
+// Opens the library by its own search: the file the override names, or
+// else the places searched.
+void open_library(const LibraryInfo &L) {
+    Library &s = *L.state;
     s.status = status_library_not_found;
-    if (L.driver && L.driver->runtime) {
-        open_through(L, *L.driver->runtime);
-        return;
-    }
     char chosen[path_size] = {};
     lock(s);
     s.started = true;
@@ -1207,23 +1203,22 @@ void open_library(const Library &L) {
     not_found(L);
 }
 
-State *loaded(const Library &L);
-
 // The ABI version of the driver's version function (cuDriverGetVersion, one
 // ABI since CUDA 2.2), asked for to learn the driver's version.
 constexpr unsigned version_function_abi = 2020;
 
 // Notes why the driver could not be taken from the runtime `R` (at `path`).
-void no_entry(const Library &L, const Library &R, const char *path, const char *why) {
-    State &s = *L.state;
+void no_entry(const LibraryInfo &L, const LibraryInfo &R, const char *path, const char *why) {
+    Library &s = *L.state;
     s.status = status_library_not_found;
     format(s.message, sizeof s.message, "the %s at `%s` did not hand out the %s (%s). %s", R.label, path, L.label, why,
            L.install);
 }
 
 // The driver `L` as the CUDA runtime `R` hands it out (--resolve
-// runtime-entry-point): `R` is found by its own search (a copy already loaded
-// first); the driver is never opened here. From a runtime with
+// runtime-entry-point): `R` was found by its own search (a copy already
+// loaded first), and `r` is its state (null: a stub was called while it was
+// being loaded on the same thread); the driver is never opened here. From a runtime with
 // cudaGetDriverEntryPointByVersion (12.5 and later) each function is asked
 // for at its ABI version. An older runtime's cudaGetDriverEntryPoint hands out
 // each function at the ABI of the runtime's own release, which need not be the
@@ -1233,9 +1228,8 @@ void no_entry(const Library &L, const Library &R, const char *path, const char *
 // which every function is then bound through. Its arguments follow the
 // runtime's version: 3 before 12.0, 4 from 12.0 on; never the 3-argument call
 // into a 12.x runtime, which would write its status through garbage.
-void open_through(const Library &L, const Library &R) {
-    State &s = *L.state;
-    State *r = loaded(R);
+void open_through(const LibraryInfo &L, const LibraryInfo &R, const Library *r) {
+    Library &s = *L.state;
     if (!r || r->status != status_ok) {
         s.status = status_library_not_found;
         format(s.message, sizeof s.message,
@@ -1354,32 +1348,44 @@ constexpr int state_empty = 0, state_loading = 1, state_ready = 2, state_forked 
 
 #ifndef _WIN32
 // Every library that started loading, for the fork handler.
-std::atomic<State *> loading_libraries{nullptr};
+std::atomic<Library *> loading_libraries{nullptr};
 
 // In the child of such a fork the load can never finish; the child gets a
 // status instead of a hang (a forked child cannot use CUDA anyway).
 void forked_child() {
-    for (State *s = loading_libraries.load(std::memory_order_acquire); s; s = s->next) {
+    for (Library *s = loading_libraries.load(std::memory_order_acquire); s; s = s->next) {
         int expected = state_loading;
         s->load_state.compare_exchange_strong(expected, state_forked);
     }
 }
 
-void watch_forks(State &s) {
+void watch_forks(Library &s) {
     static std::atomic<bool> watching{false};
     if (!watching.exchange(true, std::memory_order_acq_rel)) pthread_atfork(nullptr, nullptr, forked_child);
     if (s.registered.exchange(true, std::memory_order_acq_rel)) return;
-    State *head = loading_libraries.load(std::memory_order_acquire);
+    Library *head = loading_libraries.load(std::memory_order_acquire);
     do {
         s.next = head;
     } while (!loading_libraries.compare_exchange_weak(head, &s, std::memory_order_acq_rel));
 }
 #endif
 
+Library *loaded(const LibraryInfo &L);
+
+// Opens the library on the loading thread: the driver from the CUDA runtime
+// that hands it out (--resolve runtime-entry-point), the runtime loaded
+// first, or else by its own search.
+void load(const LibraryInfo &L) {
+    if (L.driver && L.driver->runtime)
+        open_through(L, *L.driver->runtime, loaded(*L.driver->runtime));
+    else
+        open_library(L);
+}
+
 // The loaded library, or null (with the reentrant status noted) when called
 // back from the library's own initializer on the loading thread.
-State *loaded(const Library &L) {
-    State &s = *L.state;
+Library *loaded(const LibraryInfo &L) {
+    Library &s = *L.state;
     for (unsigned spins = 0;; ++spins) {
         int state = s.load_state.load(std::memory_order_acquire);
         if (state == state_ready) return &s;
@@ -1415,7 +1421,7 @@ State *loaded(const Library &L) {
             thread->loading = true;
 #if defined(__cpp_exceptions) || defined(_CPPUNWIND)
             try {
-                open_library(L);
+                load(L);
             } catch (...) {
                 // The library threw (from its initializer or its version
                 // function) before anything was published: put the state back
@@ -1426,7 +1432,7 @@ State *loaded(const Library &L) {
                 throw;
             }
 #else
-            open_library(L);
+            load(L);
 #endif
             thread->loading = false;
             s.load_state.store(state_ready, std::memory_order_release);
@@ -1466,7 +1472,7 @@ int initial_mode(const cushim::Driver &d) {
 }
 
 // Fixes the mode at the first binding and returns it.
-int lock_stream_mode(const Library &L) {
+int lock_stream_mode(const LibraryInfo &L) {
     std::atomic<int> &stream_mode = L.state->stream_mode;
     int current = stream_mode.load(std::memory_order_acquire);
     for (;;) {
@@ -1476,10 +1482,10 @@ int lock_stream_mode(const Library &L) {
     }
 }
 
-void note_failure(const Library &L, std::size_t index) {
+void note_failure(const LibraryInfo &L, std::size_t index) {
     const Function &f = L.functions[index];
     const FunctionState &fs = L.states[index];
-    const State &s = *L.state;
+    const Library &s = *L.state;
     char message[1024];
     switch (fs.state.load(std::memory_order_acquire)) {
         case too_old:
@@ -1513,8 +1519,8 @@ void note_failure(const Library &L, std::size_t index) {
 // Finds the address for row `index` in the process's stream mode. Never calls
 // the library for a function whose ABI is newer than it, never passes NULL or
 // flags 0 to its lookup, and never retries with a lower version.
-void *lookup(const Library &L, std::size_t index, int &state) {
-    const State &s = *L.state;
+void *lookup(const LibraryInfo &L, std::size_t index, int &state) {
+    const Library &s = *L.state;
     const Function *target = &L.functions[index];
     bool per_thread = target->per_thread;
     if (L.driver && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
@@ -1565,7 +1571,7 @@ void *lookup(const Library &L, std::size_t index, int &state) {
 }
 
 // The code a stub returns for the failure just noted.
-int failure_code(const Library &L, const State *s, std::size_t index) {
+int failure_code(const LibraryInfo &L, const Library *s, std::size_t index) {
     if (!s) return L.codes.library_not_found;  // reentrant
     if (s->status != status_ok) {
         if (s->status == status_stub_library) return L.codes.stub_library;
@@ -1579,8 +1585,8 @@ int failure_code(const Library &L, const State *s, std::size_t index) {
 // The loaded library, or null with the reason noted for this thread's
 // last_status and last_message (a library that could not be loaded, or a
 // call back from its own initializer).
-State *usable(const Library &L) {
-    State *s = loaded(L);
+Library *usable(const LibraryInfo &L) {
+    Library *s = loaded(L);
     if (s && s->status != status_ok) {
         note(L, s->status, s->message);
         return nullptr;
@@ -1589,11 +1595,11 @@ State *usable(const Library &L) {
 }
 
 // The address of row `index`, or null with the reason noted.
-void *resolve(const Library &L, std::size_t index, int *code) {
+void *resolve(const LibraryInfo &L, std::size_t index, int *code) {
     FunctionState &fs = L.states[index];
     int state = fs.state.load(std::memory_order_acquire);
     if (state == resolved) return fs.address.load(std::memory_order_relaxed);
-    State *s = loaded(L);
+    Library *s = loaded(L);
     if (!s || s->status != status_ok) {
         if (s) note(L, s->status, s->message);
         if (code) *code = failure_code(L, s, index);
@@ -1629,22 +1635,22 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((used))
 #endif
-void *cushim_runtime_bind(const Library *L, std::size_t index, int *code) {
+void *cushim_runtime_bind(const LibraryInfo *L, std::size_t index, int *code) {
     void *p = resolve(*L, index, code);
     if (p && L->slots) store_slot(&L->slots[index], p);
     return p;
 }
 
-int cushim_runtime_load(const Library *L) {
-    State *s = usable(*L);
+int cushim_runtime_load(const LibraryInfo *L) {
+    Library *s = usable(*L);
     return s ? status_ok : L->thread()->status;
 }
 
-int cushim_runtime_last_status(const Library *L) { return L->thread()->status; }
+int cushim_runtime_last_status(const LibraryInfo *L) { return L->thread()->status; }
 
-const char *cushim_runtime_last_message(const Library *L) { return L->thread()->message; }
+const char *cushim_runtime_last_message(const LibraryInfo *L) { return L->thread()->message; }
 
-int cushim_runtime_function_status(const Library *L, const char *name) {
+int cushim_runtime_function_status(const LibraryInfo *L, const char *name) {
     for (const cushim::Alias *a = L->aliases; a->name; ++a)
         if (std::strcmp(a->name, name) == 0) name = a->symbol;
     for (std::size_t i = 0; i < L->count; ++i) {
@@ -1661,9 +1667,9 @@ int cushim_runtime_function_status(const Library *L, const char *name) {
     return status_symbol_not_found;
 }
 
-int cushim_runtime_set_library_path(const Library *L, const char *absolute_path) {
+int cushim_runtime_set_library_path(const LibraryInfo *L, const char *absolute_path) {
     if (!absolute_path || !is_absolute(absolute_path)) return -1;
-    State &s = *L->state;
+    Library &s = *L->state;
     int result = 0;
     lock(s);
     if (s.started)
@@ -1676,7 +1682,7 @@ int cushim_runtime_set_library_path(const Library *L, const char *absolute_path)
     return result;
 }
 
-std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, std::size_t capacity) {
+std::size_t cushim_runtime_resolve_all(const LibraryInfo *L, const char **missing, std::size_t capacity) {
     if (!usable(*L)) return static_cast<std::size_t>(-1);
     std::size_t count = 0;
     for (std::size_t i = 0; i < L->count; ++i) {
@@ -1688,24 +1694,24 @@ std::size_t cushim_runtime_resolve_all(const Library *L, const char **missing, s
     return count;
 }
 
-unsigned cushim_runtime_library_version(const Library *L) {
-    State *s = usable(*L);
+unsigned cushim_runtime_library_version(const LibraryInfo *L) {
+    Library *s = usable(*L);
     return s ? s->version : 0u;
 }
 
-const char *cushim_runtime_library_path(const Library *L) {
-    State *s = usable(*L);
+const char *cushim_runtime_library_path(const LibraryInfo *L) {
+    Library *s = usable(*L);
     return s ? s->path : nullptr;
 }
 
-unsigned cushim_runtime_library_open_attempts(const Library *L) {
+unsigned cushim_runtime_library_open_attempts(const LibraryInfo *L) {
     unsigned attempts = L->state->attempts.load(std::memory_order_relaxed);
     // Reached through the CUDA runtime: the loader's calls were the runtime's search.
     if (L->driver && L->driver->runtime) attempts += L->driver->runtime->state->attempts.load(std::memory_order_relaxed);
     return attempts;
 }
 
-int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {
+int cushim_runtime_set_stream_mode(const LibraryInfo *L, int per_thread) {
     if (!L->driver) return -1;
     std::atomic<int> &stream_mode = L->state->stream_mode;
     int mode = per_thread ? mode_per_thread : mode_legacy;
@@ -1720,7 +1726,7 @@ int cushim_runtime_set_stream_mode(const Library *L, int per_thread) {
     return -2;
 }
 
-int cushim_runtime_stream_mode(const Library *L) {
+int cushim_runtime_stream_mode(const LibraryInfo *L) {
     if (!L->driver) return 0;
     int current = L->state->stream_mode.load(std::memory_order_acquire) & ~mode_locked;
     if (current == mode_unset) current = initial_mode(*L->driver);
@@ -1729,7 +1735,7 @@ int cushim_runtime_stream_mode(const Library *L) {
 
 // Why the stream variable is ignored, or null: the same rule and words as
 // the Rust runtime's `stream_mode_warning`.
-const char *cushim_runtime_stream_mode_warning(const Library *L) {
+const char *cushim_runtime_stream_mode_warning(const LibraryInfo *L) {
     if (!L->driver) return nullptr;
     const cushim::Driver &d = *L->driver;
     const char *value = std::getenv(d.stream_var);
@@ -1746,7 +1752,7 @@ const char *cushim_runtime_stream_mode_warning(const Library *L) {
     return warning;
 }
 
-int cushim_runtime_status_text(const Library *L, int code, const char **out, int which) {
+int cushim_runtime_status_text(const LibraryInfo *L, int code, const char **out, int which) {
     if (!out) return 0;
     for (std::size_t i = 0; i < L->text_count; ++i) {
         if (L->texts[i].code == code) {
@@ -1758,13 +1764,13 @@ int cushim_runtime_status_text(const Library *L, int code, const char **out, int
     return 0;
 }
 
-const char *cushim_runtime_returned_text(const Library *L, int code, int which) {
+const char *cushim_runtime_returned_text(const LibraryInfo *L, int code, int which) {
     const char *out = nullptr;
     if (cushim_runtime_status_text(L, code, &out, which)) return out;
     return "unrecognized status";
 }
 
-unsigned long long cushim_runtime_answer(const Library *L, unsigned answer, int code,
+unsigned long long cushim_runtime_answer(const LibraryInfo *L, unsigned answer, int code,
                                          const unsigned long long *args) {
     // A status is a 32-bit enum: the register's upper half stays zero, as
     // the C++ stubs' return of it leaves it.
@@ -1789,7 +1795,7 @@ unsigned long long cushim_runtime_answer(const Library *L, unsigned answer, int 
     }
 }
 
-int cushim_runtime_stream_value(const Library *L, const char *value) {
+int cushim_runtime_stream_value(const LibraryInfo *L, const char *value) {
     return L->driver ? stream_mode_from_env(*L->driver, value) : mode_unset;
 }
 

@@ -140,7 +140,7 @@ struct CppRuntime {
     literal: String,
 }
 
-/// What a `cushim::Library` literal holds besides the description: the
+/// What a `cushim::LibraryInfo` literal holds besides the description: the
 /// pair's own tables, or none (the library that hands the driver out).
 struct Tables<'a> {
     driver: &'a str,
@@ -167,10 +167,9 @@ struct Optional {
 /// item followed by `, ` (the template ends them with `nullptr`).
 struct CppLibrary {
     version_function: String,
-    /// 0 `f(int *)`, 1 `f(int *, int *)`, 2 `f(char *, unsigned)`, 3 `f(int, int *)`,
-    /// 4 `f(int *)` in decimal digits, 5 `size_t f(void)`, 6 `f(uint32_t *)`
-    /// of an API number, 7 none (an export, never called).
-    version_query: u8,
+    /// The `cushim::VersionQuery` of the Rust runtime's, by the same name.
+    /// Example: `cushim::VersionQuery::major_minor`.
+    version_query: &'static str,
     /// `"cudnnGetCudartVersion", 13u` or `nullptr, 0u`.
     built_for: String,
     has_stub: bool,
@@ -216,15 +215,15 @@ impl CppLibrary {
         CppLibrary {
             version_function: c_string(&unix.version_function.to_string_lossy()),
             version_query: match unix.version_query {
-                VersionQuery::Number => 0,
-                VersionQuery::MajorMinor => 1,
-                VersionQuery::Text => 2,
-                VersionQuery::Property => 3,
-                VersionQuery::Decimal => 4,
-                VersionQuery::Returned => 5,
-                VersionQuery::Api => 6,
-                VersionQuery::Absent => 7,
-                VersionQuery::NumberInStatus => 8,
+                VersionQuery::Number => "cushim::VersionQuery::number",
+                VersionQuery::MajorMinor => "cushim::VersionQuery::major_minor",
+                VersionQuery::Text => "cushim::VersionQuery::text",
+                VersionQuery::Property => "cushim::VersionQuery::property",
+                VersionQuery::Decimal => "cushim::VersionQuery::decimal",
+                VersionQuery::Returned => "cushim::VersionQuery::returned",
+                VersionQuery::Api => "cushim::VersionQuery::api",
+                VersionQuery::NumberInStatus => "cushim::VersionQuery::number_in_status",
+                VersionQuery::Absent => "cushim::VersionQuery::absent",
             },
             built_for: match unix.built_for {
                 Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
@@ -287,7 +286,7 @@ impl CppLibrary {
         out
     }
 
-    /// The `cushim::Library` literal `name`, over the arrays and state
+    /// The `cushim::LibraryInfo` literal `name`, over the arrays and state
     /// named by `prefix`: the one writer of `cushim_this` and of
     /// `cushim_runtime_library`.
     fn literal(&self, name: &str, prefix: &str, codes: &[(i64, String)], t: &Tables<'_>) -> String {
@@ -296,7 +295,7 @@ impl CppLibrary {
             .map(|(value, what)| format!("\n        {value},  // {what}"))
             .collect();
         format!(
-            "const cushim::Library {name} = {{
+            "const cushim::LibraryInfo {name} = {{
     &CUSHIM_RUNTIME_ABI,
     {},
     {},
@@ -352,14 +351,15 @@ impl CppLibrary {
 }
 
 /// The status codes a stub answers with, `(value, what it stands for)`, in
-/// the order of `cushim::Codes`: `values` are library not found, stub,
-/// symbol not found, too old, forked, success and invalid value.
+/// the order of `cushim::Codes` (the Rust runtime's `Codes`): `values` are
+/// library not found, symbol not found, stub, too old, forked, success and
+/// invalid value.
 fn code_list(
     values: [i64; 7],
     names: &crate::library::LoaderCodes,
     success: &str,
 ) -> Vec<(i64, String)> {
-    let [library_not_found, stub_library, symbol_not_found, too_old, not_initialized, ok, invalid_value] =
+    let [library_not_found, symbol_not_found, stub_library, too_old, not_initialized, ok, invalid_value] =
         values;
     // A library without a status type (NVTX) names no constant.
     let what = |case: &str, name: &str| {
@@ -374,11 +374,11 @@ fn code_list(
             library_not_found,
             what("library not found", names.library_not_found.name),
         ),
-        (stub_library, what("stub library", names.stub_library.name)),
         (
             symbol_not_found,
             what("symbol not found", names.symbol_not_found.name),
         ),
+        (stub_library, what("stub library", names.stub_library.name)),
         (too_old, what("too old", names.too_old.name)),
         (
             not_initialized,
@@ -402,8 +402,8 @@ fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
     let codes = code_list(
         [
             c.library_not_found,
-            c.stub_library,
             c.symbol_not_found,
+            c.stub_library,
             c.too_old,
             c.not_initialized,
             c.success,
@@ -724,8 +724,8 @@ pub fn emit(
             &code_list(
                 [
                     codes.library_not_found,
-                    codes.stub_library,
                     codes.symbol_not_found,
+                    codes.stub_library,
                     codes.too_old,
                     codes.not_initialized,
                     codes.success,
@@ -803,7 +803,7 @@ pub fn emit(
         },
         File {
             name: runtime::cpp::HEADER_NAME.to_string(),
-            contents: runtime::cpp::HEADER.to_string(),
+            contents: runtime::cpp::header().to_string(),
         },
         File {
             name: runtime::cpp::SOURCE_NAME.to_string(),

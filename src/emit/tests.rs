@@ -162,7 +162,7 @@ fn cpp_text(api: &Api, prefix: Option<&str>) -> (String, String) {
         ]
     );
     // The runtime is the crate's source, verbatim, whatever the library.
-    assert_eq!(files[2].contents, crate::runtime::cpp::HEADER);
+    assert_eq!(files[2].contents, crate::runtime::cpp::header());
     assert_eq!(files[3].contents, crate::runtime::cpp::SOURCE);
     (files[0].contents.clone(), files[1].contents.clone())
 }

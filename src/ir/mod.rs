@@ -54,10 +54,6 @@ pub struct Api {
 /// the library description, or the documented value where a header lacks one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Codes {
-    /// Example: `0` (`CUDA_SUCCESS`).
-    pub success: i64,
-    /// Example: `1` (`CUDA_ERROR_INVALID_VALUE`).
-    pub invalid_value: i64,
     /// Example: `303` (`CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`).
     pub library_not_found: i64,
     /// Example: `500` (`CUDA_ERROR_NOT_FOUND`).
@@ -68,6 +64,10 @@ pub struct Codes {
     pub too_old: i64,
     /// Example: `3` (`CUDA_ERROR_NOT_INITIALIZED`).
     pub not_initialized: i64,
+    /// Example: `0` (`CUDA_SUCCESS`).
+    pub success: i64,
+    /// Example: `1` (`CUDA_ERROR_INVALID_VALUE`).
+    pub invalid_value: i64,
 }
 
 impl Api {
@@ -119,13 +119,13 @@ impl Codes {
             .resolved(&|name| status_codes.iter().any(|c| c.name == name));
         let code = |c: crate::library::Code| value(c.name, c.value);
         Codes {
-            success: value(library.success, 0),
-            invalid_value: code(c.invalid_value),
             library_not_found: code(c.library_not_found),
             symbol_not_found: code(c.symbol_not_found),
             stub_library: code(c.stub_library),
             too_old: code(c.too_old),
             not_initialized: code(c.not_initialized),
+            success: value(library.success, 0),
+            invalid_value: code(c.invalid_value),
         }
     }
 }

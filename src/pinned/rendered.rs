@@ -48,7 +48,7 @@ pub fn release(
             Err(e) => return Some(Err(e)),
         }
     }
-    out.push((cpp::HEADER_NAME.to_string(), cpp::HEADER.to_string()));
+    out.push((cpp::HEADER_NAME.to_string(), cpp::header().to_string()));
     out.push((cpp::SOURCE_NAME.to_string(), cpp::SOURCE.to_string()));
     Some(Ok(out))
 }

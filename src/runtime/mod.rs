@@ -7,8 +7,9 @@
 //!   ([`library_info`]).
 //! - `shim_macro.rs` is the `cushim_shim!` macro that each module carries;
 //!   the unit tests below expand it over hand-written functions.
-//! - `cpp/cushim_runtime.{h,cpp}` is the C++ runtime without a template tag
-//!   ([`cpp`]); the generator writes it beside the C++ pairs, which call into it.
+//! - `cpp/` is the C++ runtime, `cushim_runtime.{h,cpp}` without a template
+//!   tag, kept in parts ([`cpp`]); the generator writes it beside the C++
+//!   pairs, which call into it.
 
 pub mod cpp;
 

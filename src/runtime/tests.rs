@@ -414,11 +414,11 @@ fn build_cpp_runtime_program() -> PathBuf {
         "const cushim::Function functions[] = {{{{\"cuInit\", \"cuInit\", \"cuInit\", 2000u, -1, false, false}}}};\n\
          const cushim::Alias aliases[] = {{{{\"cuInitAlias\", \"cuInit\"}}, {{nullptr, nullptr}}}};\n\
          const cushim::StatusText texts[] = {{{{0, \"CUDA_SUCCESS\", \"no error\"}}}};\n\
-         cushim::State state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
+         cushim::Library state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
          cushim::Thread *thread() {{ return &thread_state; }}\n\
          struct cushim_table {{ static void *slots[1]; }};\n#define CUSHIM_SLOTS cushim_table::slots\n\
-         const cushim::Library cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
-         {var:?}, {version:?}, 0, 0u, true, false, {{{lnf}, {stub}, {snf}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
+         const cushim::LibraryInfo cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
+         {var:?}, {version:?}, cushim::VersionQuery::number, 0u, true, false, {{{lnf}, {snf}, {stub}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
          none, none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread, nullptr, 0}};\n}}\n",
         label = info.label,
         short = info.short,
@@ -462,7 +462,8 @@ int main(int argc, char **argv) {
     let main = dir.join("main.cpp");
     std::fs::write(&main, source).unwrap();
     let bin = dir.join("runtime-alone");
-    let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/src/runtime/cpp");
+    std::fs::write(dir.join(super::cpp::HEADER_NAME), super::cpp::header()).unwrap();
+    std::fs::write(dir.join(super::cpp::SOURCE_NAME), super::cpp::SOURCE).unwrap();
     let out = Command::new("g++")
         .args([
             "-std=c++17",
@@ -472,9 +473,9 @@ int main(int argc, char **argv) {
             "-O1",
             "-pthread",
         ])
-        .arg(format!("-I{runtime}"))
+        .arg(format!("-I{}", dir.display()))
         .arg(&main)
-        .arg(format!("{runtime}/cushim_runtime.cpp"))
+        .arg(dir.join(super::cpp::SOURCE_NAME))
         .args(["-ldl", "-o"])
         .arg(&bin)
         .output()

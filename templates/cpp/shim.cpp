@@ -98,7 +98,7 @@ const cushim::Alias cushim_runtime_aliases[] = {
 const cushim::StatusText cushim_runtime_texts[] = {
     {0, nullptr, nullptr},
 };
-cushim::State cushim_runtime_state = {};
+cushim::Library cushim_runtime_state = {};
 thread_local cushim::Thread cushim_runtime_thread_state;
 cushim::Thread *cushim_runtime_thread() { return &cushim_runtime_thread_state; }
 
@@ -163,7 +163,7 @@ const cushim::StatusText cushim_texts[] = {
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
-cushim::State cushim_state = {};
+cushim::Library cushim_state = {};
 cushim::FunctionState cushim_states[cushim_count] = {};
 thread_local cushim::Thread cushim_thread_state;
 cushim::Thread *cushim_thread() { return &cushim_thread_state; }
@@ -231,7 +231,7 @@ namespace {
 
 #if defined(CUSHIM_ASM_STUBS) && !defined({{ api_upper }}_LINKED)
 // The description, for the assembly binders.
-extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::Library *const {{ api }}_self = &cushim_this;
+extern "C" CUSHIM_HIDDEN __attribute__((used)) const cushim::LibraryInfo *const {{ api }}_self = &cushim_this;
 #endif
 
 // The runtime's statuses are the values of {{ api }}_status.
