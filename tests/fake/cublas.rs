@@ -1,6 +1,6 @@
-//! cuBLAS in the family programs (Rust), with the fake `libcublas.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `cublas` and the program's own items.
+// cuBLAS in the family programs (Rust), with the fake `libcublas.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `cublas` and the program's own items.
 
 /// The library present: `cublasSgemm` binds `cublasSgemm_v2` (the fake's
 /// legacy `cublasSgemm` aborts), with cuBLASLt loaded first from its directory.

@@ -1,6 +1,6 @@
-//! cuBLASLt in the family programs (Rust), with the fake `libcublaslt.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `cublaslt` and the program's own items.
+// cuBLASLt in the family programs (Rust), with the fake `libcublaslt.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `cublaslt` and the program's own items.
 
 /// The library present: a handle created and destroyed.
 pub fn present() {

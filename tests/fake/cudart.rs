@@ -1,6 +1,6 @@
-//! The CUDA runtime in the family programs (Rust), with the fake
-//! `libcudart.c`: included by the module list `tests/family.rs` writes from
-//! the registry, beside the module `cudart` and the program's own items.
+// The CUDA runtime in the family programs (Rust), with the fake
+// `libcudart.c`: included by the module list `tests/family.rs` writes from
+// the registry, beside the module `cudart` and the program's own items.
 
 /// The library present: device memory is host memory in the fake, and the
 /// function it lacks (`cudaDeviceReset`) fails alone, with

@@ -1,6 +1,6 @@
-//! cuDNN in the family programs (Rust), with the fake `libcudnn.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `cudnn` and the program's own items.
+// cuDNN in the family programs (Rust), with the fake `libcudnn.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `cudnn` and the program's own items.
 
 /// The library present, with its graph library and its ops library loaded
 /// from its directory before its first call (its own open of the ops

@@ -1,6 +1,6 @@
-//! cuFFT in the family programs (Rust), with the fake `libcufft.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `cufft` and the program's own items.
+// cuFFT in the family programs (Rust), with the fake `libcufft.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `cufft` and the program's own items.
 
 /// The library present: the forward DFT of [1, 2, 3, 4], and the function
 /// the fake lacks fails alone.

@@ -1,6 +1,6 @@
-//! cuFile in the family programs (Rust), with the fake `libcufile.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `cufile` and the program's own items.
+// cuFile in the family programs (Rust), with the fake `libcufile.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `cufile` and the program's own items.
 
 /// The library present: a status struct; the header's `cuFileDriverClose`
 /// is `cuFileDriverClose_v2`; `libcufile_rdma.so.1` from beside it; the

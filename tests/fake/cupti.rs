@@ -1,6 +1,6 @@
-//! CUPTI in the family programs (Rust), with the fake `libcupti.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `cupti` and the program's own items.
+// CUPTI in the family programs (Rust), with the fake `libcupti.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `cupti` and the program's own items.
 
 /// The library present (from a toolkit's extras/CUPTI/lib64), kept though
 /// its cuptiGetVersion answers CUPTI_ERROR_UNKNOWN without a driver; the

@@ -1,6 +1,6 @@
-//! cuRAND in the family programs (Rust), with the fake `libcurand.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `curand` and the program's own items.
+// cuRAND in the family programs (Rust), with the fake `libcurand.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `curand` and the program's own items.
 
 /// The library present, found after cudart from its directory: uniform
 /// numbers, and the function the fake lacks fails alone.

@@ -1,6 +1,6 @@
-//! cuSOLVER in the family programs (Rust), with the fake `libcusolver.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `cusolver` and the program's own items.
+// cuSOLVER in the family programs (Rust), with the fake `libcusolver.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `cusolver` and the program's own items.
 
 /// The library present, found after nvJitLink, cuSPARSE, cuBLASLt and
 /// cuBLAS; the function the fake lacks fails alone.

@@ -1,9 +1,11 @@
-//! cuSPARSE in the family programs (Rust), with the fake `libcusparse.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `cusparse` and the program's own items.
+// cuSPARSE in the family programs (Rust), with the fake `libcusparse.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `cusparse` and the program's own items.
 
 /// The library present, found after nvJitLink from its directory; the
-/// function the fake lacks fails alone.
+/// function the fake lacks fails alone (declared deprecated, and not
+/// exported by the real library either).
+#[allow(deprecated)]
 pub fn present() {
     let mut sparse: cusparse::cusparseHandle_t = ptr::null_mut();
     unsafe { cusparse::Api::cusparseCreate(&raw mut sparse) }.expect("cusparseCreate");

@@ -1,6 +1,6 @@
-//! cuTENSOR in the family programs (Rust), with the fake `libcutensor.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `cutensor` and the program's own items.
+// cuTENSOR in the family programs (Rust), with the fake `libcutensor.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `cutensor` and the program's own items.
 
 /// The library present, after cuBLASLt: a contraction with the compute
 /// descriptor the library exports, and the function the fake lacks fails

@@ -1,6 +1,6 @@
-//! NCCL in the family programs (Rust), with the fake `libnccl.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `nccl` and the program's own items.
+// NCCL in the family programs (Rust), with the fake `libnccl.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `nccl` and the program's own items.
 
 /// The library present: an all-reduce of one rank, `ncclGroupStart` (which
 /// the fake has as `ncclX` only), and the function the fake lacks fails alone.

@@ -1,6 +1,6 @@
-//! nvJitLink in the family programs (Rust), with the fake `libnvjitlink.c`:
-//! included by the module list `tests/family.rs` writes from the registry,
-//! beside the module `nvjitlink` and the program's own items.
+// nvJitLink in the family programs (Rust), with the fake `libnvjitlink.c`:
+// included by the module list `tests/family.rs` writes from the registry,
+// beside the module `nvjitlink` and the program's own items.
 
 /// The library present: `nvJitLinkCreate` binds the export of the header's
 /// own minor.

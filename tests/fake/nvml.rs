@@ -1,6 +1,6 @@
-//! NVML in the family programs (Rust), with the fake `libnvml.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `nvml` and the program's own items.
+// NVML in the family programs (Rust), with the fake `libnvml.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `nvml` and the program's own items.
 
 /// The library present: `nvmlInit` binds `nvmlInit_v2` (the fake's v1
 /// `nvmlInit` answers 999).

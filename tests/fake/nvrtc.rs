@@ -1,6 +1,6 @@
-//! NVRTC in the family programs (Rust), with the fake `libnvrtc.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `nvrtc` and the program's own items.
+// NVRTC in the family programs (Rust), with the fake `libnvrtc.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `nvrtc` and the program's own items.
 
 /// The library present: the functions the fake has work; the one it lacks
 /// fails alone.

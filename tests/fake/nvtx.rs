@@ -1,6 +1,6 @@
-//! NVTX in the family programs (Rust), with the fake `libnvtx.c`: included
-//! by the module list `tests/family.rs` writes from the registry, beside the
-//! module `nvtx` and the program's own items.
+// NVTX in the family programs (Rust), with the fake `libnvtx.c`: included
+// by the module list `tests/family.rs` writes from the registry, beside the
+// module `nvtx` and the program's own items.
 
 /// Two nested ranges, a mark, and the function the fake lacks: what each
 /// answers (NVTX has no status: the fake's nesting levels).
