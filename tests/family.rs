@@ -105,7 +105,9 @@ fn libraries_h() -> String {
     for (library, _) in &libraries {
         text.push_str(&format!(
             "#include \"{}\"\n",
-            root().join(format!("tests/fake/{}.cpp", library.name)).display()
+            root()
+                .join(format!("tests/fake/{}.cpp", library.name))
+                .display()
         ));
     }
     for scenario in ["present", "absent"] {
@@ -958,7 +960,9 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
         assert_cannot_load_alone(&lib64.join(alone));
     }
     let [rust, cpp] = both(
-        &["present", "cudart", "cufft", "curand", "cusparse", "cusolver"],
+        &[
+            "present", "cudart", "cufft", "curand", "cusparse", "cusolver",
+        ],
         &[("CUDA_HOME", &toolkit)],
         &dir,
     );
@@ -1006,7 +1010,9 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
 
     // None of them: each answers its own code and names the file it wants.
     let [rust, cpp] = both(
-        &["absent", "cudart", "cufft", "curand", "cusparse", "cusolver"],
+        &[
+            "absent", "cudart", "cufft", "curand", "cusparse", "cusolver",
+        ],
         &[],
         &dir,
     );
@@ -1082,8 +1088,12 @@ fn sublibrary(dir: &Path, name: &str) -> PathBuf {
 
 /// The scenarios of the test below: the libraries that a toolkit installs
 /// in directories of their own, each present and each absent.
-const DNN_PRESENT: [&str; 7] = ["present", "cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile"];
-const DNN_ABSENT: [&str; 7] = ["absent", "cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile"];
+const DNN_PRESENT: [&str; 7] = [
+    "present", "cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile",
+];
+const DNN_ABSENT: [&str; 7] = [
+    "absent", "cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile",
+];
 
 #[test]
 fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
@@ -1824,7 +1834,11 @@ fn an_unusable_candidate_is_skipped_named_and_the_next_copy_loads() {
 
 /// The major of `release` (`13.0` → 13).
 fn major(release: &str) -> u32 {
-    release.parse::<cushim::version::CudaVersion>().unwrap().number() / 1000
+    release
+        .parse::<cushim::version::CudaVersion>()
+        .unwrap()
+        .number()
+        / 1000
 }
 
 /// Every library of the registry is in both programs: with none of them
@@ -1843,7 +1857,8 @@ fn every_library_answers_without_its_library_in_both_programs() {
         let file = cushim::library::with_major(library.names_for(major).unix, major).remove(0);
         for out in [&rust, &cpp] {
             assert!(
-                out.lines().any(|l| l.starts_with(&format!("{}: ", library.name))),
+                out.lines()
+                    .any(|l| l.starts_with(&format!("{}: ", library.name))),
                 "{}: its own calls printed nothing:\n{out}",
                 library.name
             );
@@ -1879,7 +1894,11 @@ fn every_library_works_in_both_programs_with_its_fake_in_a_toolkit() {
         pending.retain(|(library, release)| {
             let major = major(release);
             let needs = with_major(library.preload_for(major).unix, major);
-            if !needs.iter().filter(|n| !n.contains('/')).all(|n| built.contains(n)) {
+            if !needs
+                .iter()
+                .filter(|n| !n.contains('/'))
+                .all(|n| built.contains(n))
+            {
                 return true;
             }
             let place = match library.search {
@@ -1902,7 +1921,10 @@ fn every_library_works_in_both_programs_with_its_fake_in_a_toolkit() {
             }
             false
         });
-        assert!(pending.len() < before, "a cycle among the fakes' dependencies");
+        assert!(
+            pending.len() < before,
+            "a cycle among the fakes' dependencies"
+        );
     }
     let env = [("CUDA_HOME", &*toolkit), ("LD_LIBRARY_PATH", &*system)];
     for (library, release) in &libraries {

@@ -21,7 +21,10 @@ fn modules_rs() -> String {
     use cushim::library::{DRIVER, LIBRARIES};
     let mut text = format!(
         "/// Every driver API from 11.8 to 13.5.\npub mod merged {{\n    include!({:?});\n}}\n",
-        root().join("generated/merged/cuda.rs").display().to_string()
+        root()
+            .join("generated/merged/cuda.rs")
+            .display()
+            .to_string()
     );
     let mut shown = false;
     for library in LIBRARIES {
@@ -74,7 +77,12 @@ fn lint_and_run(manifest: &std::path::Path) {
     // Written only when it changes, so that cargo keeps its build.
     let list = target.join(format!(
         "lint-modules-{}.rs",
-        manifest.parent().unwrap().file_name().unwrap().to_string_lossy()
+        manifest
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
     ));
     let modules = modules_rs();
     std::fs::create_dir_all(&target).unwrap();

@@ -221,8 +221,17 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
             "{name} {release} answers without its library:\n{stdout}"
         );
         let dir = format!("cuda-{release}");
-        if root().join("generated").join(&dir).join(format!("{stem}.rs")).is_file() {
-            for file in [format!("{stem}.rs"), format!("{stem}_shim.cpp"), format!("{stem}_shim.h")] {
+        if root()
+            .join("generated")
+            .join(&dir)
+            .join(format!("{stem}.rs"))
+            .is_file()
+        {
+            for file in [
+                format!("{stem}.rs"),
+                format!("{stem}_shim.cpp"),
+                format!("{stem}_shim.h"),
+            ] {
                 same.push((format!("every/{file}"), format!("{dir}/{file}")));
             }
         }
