@@ -145,7 +145,9 @@ pub fn range(from: CudaVersion, to: CudaVersion) -> Result<Vec<Pin>, Error> {
 
 #[cfg(test)]
 mod tests {
-    /// `generated/` commits the newest release of each major, and 13.0.
+    /// `generated/` commits the newest release of each major, and 13.0: of
+    /// each library, those of the driver's that it pins (nvJitLink has no
+    /// 11.8, cuFile nothing before 12.6).
     #[test]
     fn the_vendored_releases_are_each_majors_newest_and_13_0() {
         let names = |library| -> Vec<String> {
@@ -154,12 +156,19 @@ mod tests {
                 .map(|p| p.cuda.to_string())
                 .collect()
         };
+        assert_eq!(
+            names(&crate::library::DRIVER),
+            ["11.8", "12.9", "13.0", "13.5"]
+        );
         for library in crate::library::LIBRARIES {
-            // nvJitLink has no 11.8, and cuFile nothing before 12.6.
-            let expected: &[&str] = match library.name {
-                "nvjitlink" | "cufile" => &["12.9", "13.0", "13.5"],
-                _ => &["11.8", "12.9", "13.0", "13.5"],
-            };
+            let pinned: Vec<String> = super::all_for(library)
+                .iter()
+                .map(|p| p.cuda.to_string())
+                .collect();
+            let expected: Vec<String> = names(&crate::library::DRIVER)
+                .into_iter()
+                .filter(|r| pinned.contains(r))
+                .collect();
             assert_eq!(names(library), expected, "{}", library.name);
         }
     }
@@ -191,20 +200,30 @@ mod tests {
     fn every_pin_file_a_library_names_is_compiled_in_and_complete() {
         for library in crate::library::LIBRARIES {
             let pins = all_for(library);
-            // Every release of the driver's from the library's first on:
-            // nvJitLink has no 11.8, cuFile nothing before 12.6.
-            let first = match library.name {
-                "nvjitlink" => "12.0",
-                "cufile" => "12.6",
-                _ => "11.8",
-            };
+            // Every release of the driver's from the library's first on (a
+            // library may start later: nvJitLink has no 11.8, cuFile nothing
+            // before 12.6) ...
+            let releases: Vec<CudaVersion> = pins.iter().map(|p| p.cuda).collect();
+            let first = *releases.first().expect("at least one release");
             let expected: Vec<CudaVersion> = all()
                 .iter()
                 .map(|p| p.cuda)
-                .filter(|c| *c >= first.parse().unwrap())
+                .filter(|c| *c >= first)
                 .collect();
-            let releases: Vec<CudaVersion> = pins.iter().map(|p| p.cuda).collect();
             assert_eq!(releases, expected, "{}", library.name);
+            // ... and the releases whose data the crate ships for it.
+            let weave = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("generated/data/{}.rs.weave", library.stem)),
+            )
+            .unwrap();
+            let shipped: Vec<String> = crate::weave::releases(&weave)
+                .expect("a weave")
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let pinned: Vec<String> = releases.iter().map(ToString::to_string).collect();
+            assert_eq!(pinned, shipped, "{}: pins and shipped data", library.name);
             let on_disk = std::fs::read_to_string(
                 std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(library.pins),
             )

@@ -204,10 +204,14 @@ fn doctor_without_cufft_fails_and_names_its_own_file() {
     assert!(!both.contains("libcufft.so.13"), "{both}");
 }
 
+/// Every library a toolkit, conda or pip installs: on a machine without it,
+/// `doctor --lib NAME` fails, says so by the library's label and names the
+/// file it looked for (for the newest release's major, from the library's
+/// description). A cuDNN without its graph library is passed over, and
+/// doctor says why.
 #[test]
-fn doctor_names_the_files_of_cudnn_nccl_cutensor_cupti_nvtx_and_cufile_and_passes_over_a_cudnn_without_its_graph_library(
-) {
-    let empty = common::scratch("doctor-dnn");
+fn doctor_names_each_toolkit_library_s_file_and_passes_over_a_cudnn_without_its_graph_library() {
+    let empty = common::scratch("doctor-toolkit-libraries");
     let doctor = |lib: &str, cuda_home: &std::path::Path| {
         let out = Command::new(env!("CARGO_BIN_EXE_cushim"))
             .args(["doctor", "--lib", lib])
@@ -219,21 +223,28 @@ fn doctor_names_the_files_of_cudnn_nccl_cutensor_cupti_nvtx_and_cufile_and_passe
             .output()
             .expect("cushim runs");
         let (stdout, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        assert_eq!(out.status.code(), Some(1), "{lib}: {stdout}{stderr}");
         format!("{stdout}{stderr}")
     };
-    for (lib, label, file) in [
-        ("cudnn", "cuDNN", "libcudnn.so.9"),
-        ("nccl", "NCCL", "libnccl.so.2"),
-        ("cutensor", "cuTENSOR", "libcutensor.so.2"),
-        ("cupti", "CUPTI", "libcupti.so.13"),
-        ("nvtx", "NVTX", "libnvtx3interop.so.1"),
-        ("cufile", "cuFile", "libcufile.so.0"),
-    ] {
-        let both = doctor(lib, &empty);
-        assert!(both.contains(&format!("no {label}: cannot load")), "{both}");
-        assert!(both.contains(file), "{both}");
+    let mut checked = 0;
+    for library in cushim::library::LIBRARIES {
+        // A library the driver installs may be on this machine.
+        if library.search == cushim::library::Search::System {
+            continue;
+        }
+        let newest = cushim::pins::all_for(library).pop().unwrap().cuda;
+        let major = newest.number() / 1000;
+        let names = cushim::library::with_major(library.names_for(major).unix, major);
+        let both = doctor(library.name, &empty);
+        assert!(
+            both.contains(&format!("no {}: cannot load", library.words.label)),
+            "{}: {both}",
+            library.name
+        );
+        assert!(both.contains(&names[0]), "{}: {both}", library.name);
+        checked += 1;
     }
+    assert!(checked > 0);
     // A cuDNN whose graph library is not beside it: cuDNN would abort on
     // its first call, so it is passed over, and doctor says why.
     let toolkit = empty.join("toolkit");
@@ -248,7 +259,7 @@ fn doctor_names_the_files_of_cudnn_nccl_cutensor_cupti_nvtx_and_cufile_and_passe
         .status()
         .unwrap();
     assert!(built.success());
-    let both = doctor("cudnn", &toolkit);
+    let both = doctor(cushim::library::CUDNN.name, &toolkit);
     assert!(
         both.contains(&format!(
             "it needs `{}` beside it",

@@ -19,25 +19,112 @@ use std::sync::OnceLock;
 
 use common::{root, run_ok, scratch, text, CXXFLAGS};
 
-/// Each library with the release its modules are generated for.
-const LIBRARIES: [(&str, &str); 16] = [
-    ("nvrtc", "13.5"),
-    ("nvml", "13.5"),
-    ("nvjitlink", "13.5"),
-    ("cublas", "13.0"),
-    ("cublaslt", "13.0"),
-    ("cudart", "13.0"),
-    ("cufft", "13.0"),
-    ("curand", "13.0"),
-    ("cusparse", "13.0"),
-    ("cusolver", "13.0"),
-    ("cudnn", "13.0"),
-    ("nccl", "13.0"),
-    ("cutensor", "13.0"),
-    ("cupti", "13.0"),
-    ("nvtx", "13.0"),
-    ("cufile", "13.0"),
-];
+/// Every library of the registry but the driver (whose own programs are
+/// `tests/consumer` and `tests/cpp`), with the release its modules are
+/// generated for, which its fake names (`family-release:` in
+/// `tests/fake/lib<name>.c`). Asserts that each has its fake and its
+/// scenarios in both programs (`tests/fake/<name>.rs`, `<name>.cpp`): a
+/// library without them fails here, never skipped.
+fn libraries() -> Vec<(&'static cushim::library::Library, String)> {
+    cushim::library::LIBRARIES
+        .iter()
+        .copied()
+        .filter(|l| l.name != cushim::library::DRIVER.name)
+        .map(|library| {
+            let fake = root().join(format!("tests/fake/lib{}.c", library.name));
+            let text = std::fs::read_to_string(&fake)
+                .unwrap_or_else(|e| panic!("{}: {e}", fake.display()));
+            let release = text
+                .lines()
+                .find_map(|l| l.split("family-release: ").nth(1))
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap_or_else(|| panic!("{} names no family-release", fake.display()))
+                .to_string();
+            for scenarios in ["rs", "cpp"] {
+                let path = root().join(format!("tests/fake/{}.{scenarios}", library.name));
+                assert!(path.is_file(), "{} is missing", path.display());
+            }
+            (library, release)
+        })
+        .collect()
+}
+
+/// The Rust program's `libraries.rs`: each library's module and its
+/// scenarios, and `which`, `present` and `absent` over them.
+fn libraries_rs(dir: &Path) -> String {
+    let libraries = libraries();
+    let mut text = String::from("// Written by tests/family.rs from cushim's registry.\n");
+    let arms = |call: &dyn Fn(&str) -> String| -> String {
+        libraries
+            .iter()
+            .map(|(l, _)| format!("        {:?} => {},\n", l.name, call(l.name)))
+            .collect()
+    };
+    for (library, _) in &libraries {
+        let (name, stem) = (library.name, library.stem);
+        text.push_str(&format!(
+            "\n#[allow(clippy::pedantic, missing_docs)]\nmod {name} {{\n    include!({:?});\n}}\n\nmod {name}_scenarios {{\n    #[allow(unused_imports)]\n    use super::*;\n    include!({:?});\n}}\n",
+            dir.join(format!("{stem}.rs")).display().to_string(),
+            root().join(format!("tests/fake/{name}.rs")).display().to_string(),
+        ));
+    }
+    let unknown = "        other => panic!(\"unknown library {other}\"),\n";
+    text.push_str(&format!(
+        "\n/// Where `lib`'s loader found it, or why it found none.\nfn which(lib: &str) {{\n    match lib {{\n{}{unknown}    }}\n}}\n",
+        arms(&|name| format!("which!({name})"))
+    ));
+    for scenario in ["present", "absent"] {
+        text.push_str(&format!(
+            "\n/// `lib`'s own calls, library {scenario}, then `which`.\nfn {scenario}(lib: &str) {{\n    match lib {{\n{}{unknown}    }}\n    which(lib);\n}}\n",
+            arms(&|name| format!("{name}_scenarios::{scenario}()"))
+        ));
+    }
+    text
+}
+
+/// The C++ program's `libraries.h`: each library's pair header, `which`, its
+/// scenarios, and `present` and `absent` over them.
+fn libraries_h() -> String {
+    let libraries = libraries();
+    let mut text = String::from("// Written by tests/family.rs from cushim's registry.\n");
+    for (library, _) in &libraries {
+        text.push_str(&format!("#include \"{}_shim.h\"\n", library.stem));
+    }
+    let unknown = "    {\n        std::fprintf(stderr, \"unknown library %s\\n\", lib);\n        std::exit(2);\n    }\n";
+    text.push_str("\n// Where the library's stubs found it, or why they found none (after\n// asking for its version function).\nstatic void which(const char *lib) {\n");
+    for (library, _) in &libraries {
+        let (name, stem) = (library.name, library.stem);
+        let upper = stem.to_uppercase();
+        let version = library.version.name.to_str().unwrap();
+        text.push_str(&format!(
+            "    if (std::strcmp(lib, \"{name}\") == 0) {{\n        if (cushim_{stem}_load() == CUSHIM_{upper}_OK)\n            std::printf(\"path=%s version=%u\\n\", cushim_{stem}_library_path(), cushim_{stem}_library_version());\n        else\n            std::printf(\"error=%s\\n\", (cushim_{stem}_function_status(\"{version}\"), cushim_{stem}_last_message()));\n        return;\n    }}\n"
+        ));
+    }
+    text.push_str(unknown);
+    text.push_str("}\n\n");
+    for (library, _) in &libraries {
+        text.push_str(&format!(
+            "#include \"{}\"\n",
+            root()
+                .join(format!("tests/fake/{}.cpp", library.name))
+                .display()
+        ));
+    }
+    for scenario in ["present", "absent"] {
+        text.push_str(&format!(
+            "\n// The library's own calls, library {scenario}, then `which`.\nstatic void {scenario}(const char *lib) {{\n"
+        ));
+        for (library, _) in &libraries {
+            text.push_str(&format!(
+                "    if (std::strcmp(lib, \"{0}\") == 0) {{\n        {0}_{scenario}();\n        which(lib);\n        return;\n    }}\n",
+                library.name
+            ));
+        }
+        text.push_str(unknown);
+        text.push_str("}\n");
+    }
+    text
+}
 
 /// The two programs, built once against modules generated for CUDA 13.5.
 struct Programs {
@@ -50,18 +137,20 @@ fn programs() -> &'static Programs {
     BUILT.get_or_init(|| {
         let dir = scratch("family");
         let mut includes = Vec::new();
-        for (lib, release) in LIBRARIES {
+        for (library, release) in libraries() {
+            let lib = library.name;
             cushim::Builder::new()
                 .library(lib)
-                .cuda_version(release)
+                .cuda_version(&release)
                 .languages(&[cushim::Language::Rust, cushim::Language::Cpp])
                 .out_dir(&dir)
                 .generate()
                 .unwrap_or_else(|e| panic!("{lib}: {e}"));
-            let library = cushim::library::by_name(lib).unwrap();
             let pin = cushim::pins::find_for(library, release.parse().unwrap()).unwrap();
             includes.push(cushim::fetch::library_include_dir(library, &pin).unwrap());
         }
+        std::fs::write(dir.join("libraries.rs"), libraries_rs(&dir)).unwrap();
+        std::fs::write(dir.join("libraries.h"), libraries_h()).unwrap();
         // A host-only <nv/target> for the runtime's half-precision headers,
         // which the cuBLAS headers include (a toolkit has CCCL's own).
         includes.push(root().join("headers/foreign"));
@@ -88,10 +177,11 @@ fn programs() -> &'static Programs {
         }
         cmd.arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/family.cpp"))
-            .args(LIBRARIES.iter().map(|(lib, _)| {
-                let stem = cushim::library::by_name(lib).unwrap().stem;
-                dir.join(format!("{stem}_shim.cpp"))
-            }))
+            .args(
+                libraries()
+                    .iter()
+                    .map(|(library, _)| dir.join(format!("{}_shim.cpp", library.stem))),
+            )
             // One runtime, whatever the number of pairs.
             .arg(dir.join("cushim_runtime.cpp"))
             .arg("-lm")
@@ -100,24 +190,9 @@ fn programs() -> &'static Programs {
         run_ok(&mut cmd);
         // The stubs stand in for the libraries: no -l of theirs.
         let needed = run_ok(Command::new("readelf").arg("-d").arg(&cpp));
-        for lib in [
-            "libnvrtc",
-            "libnvidia-ml",
-            "libnvJitLink",
-            "libcublas",
-            "libcudart",
-            "libcufft",
-            "libcurand",
-            "libcusparse",
-            "libcusolver",
-            "libcudnn",
-            "libnccl",
-            "libcutensor",
-            "libcupti",
-            "libnvtx3interop",
-            "libcufile",
-        ] {
-            assert!(!needed.contains(lib), "{lib} in\n{needed}");
+        for (library, _) in libraries() {
+            let lib = format!("lib{}", library.link_name);
+            assert!(!needed.contains(&lib), "{lib} in\n{needed}");
         }
         Programs {
             rust: target.join("debug/cushim-family-consumer"),
@@ -196,7 +271,11 @@ fn each_library_binds_the_export_its_header_names_and_a_missing_function_fails_a
     for lib in ["nvrtc", "nvml", "nvjitlink"] {
         fake(lib, &dir, &[]);
     }
-    let [rust, cpp] = both(&["bind"], &[("LD_LIBRARY_PATH", &dir)], &dir);
+    let [rust, cpp] = both(
+        &["present", "nvml", "nvrtc", "nvjitlink"],
+        &[("LD_LIBRARY_PATH", &dir)],
+        &dir,
+    );
     // nvmlInit is nvmlInit_v2 (the fake's v1 nvmlInit answers 999, which fails the run).
     assert!(
         rust.contains("nvml: nvmlInit -> nvmlInit_v2 ok, devices 1"),
@@ -254,7 +333,7 @@ fn an_nvjitlink_older_than_the_header_is_a_typed_error_and_outdated_library_in_c
 #[test]
 fn without_the_libraries_each_answers_its_own_not_found_code_and_its_strings() {
     let dir = scratch("family-absent");
-    let [rust, cpp] = both(&["absent"], &[], &dir);
+    let [rust, cpp] = both(&["absent", "nvml", "nvrtc", "nvjitlink"], &[], &dir);
     for out in [&rust, &cpp] {
         // NVML_ERROR_LIBRARY_NOT_FOUND, NVRTC_ERROR_INTERNAL_ERROR, NVJITLINK_ERROR_INTERNAL.
         assert!(out.contains("nvml: nvmlInit code 12"), "{out}");
@@ -826,7 +905,11 @@ fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_it
         .unwrap();
     assert!(!alone.status.success(), "the fake needs its cuBLASLt");
     let venv = dir.join("venv");
-    for out in both(&["cublas"], &[("VIRTUAL_ENV", &venv)], &dir) {
+    for out in both(
+        &["present", "cublas", "cublaslt"],
+        &[("VIRTUAL_ENV", &venv)],
+        &dir,
+    ) {
         // The legacy `cublasSgemm` in the fake aborts: reaching this line means it was never bound.
         assert!(out.contains("cublas: cublasSgemm"), "{out}");
         let cublas = wheel.join("libcublas.so.13").display().to_string();
@@ -842,7 +925,7 @@ fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_it
             "{out}"
         );
     }
-    let [rust, cpp] = both(&["cublas-absent"], &[], &dir);
+    let [rust, cpp] = both(&["absent", "cublas"], &[], &dir);
     for out in [&rust, &cpp] {
         assert!(out.contains("cublas: cublasCreate code 1"), "{out}");
         assert!(
@@ -876,7 +959,13 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
     for alone in ["libcurand.so.10", "libcusolver.so.12"] {
         assert_cannot_load_alone(&lib64.join(alone));
     }
-    let [rust, cpp] = both(&["more"], &[("CUDA_HOME", &toolkit)], &dir);
+    let [rust, cpp] = both(
+        &[
+            "present", "cudart", "cufft", "curand", "cusparse", "cusolver",
+        ],
+        &[("CUDA_HOME", &toolkit)],
+        &dir,
+    );
     let in_lib64 = |file: &str| lib64.join(file).display().to_string();
     for out in [&rust, &cpp] {
         for want in [
@@ -920,7 +1009,13 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
     );
 
     // None of them: each answers its own code and names the file it wants.
-    let [rust, cpp] = both(&["more-absent"], &[], &dir);
+    let [rust, cpp] = both(
+        &[
+            "absent", "cudart", "cufft", "curand", "cusparse", "cusolver",
+        ],
+        &[],
+        &dir,
+    );
     for out in [&rust, &cpp] {
         for want in [
             "cudart: cudaMalloc code 303",
@@ -985,11 +1080,20 @@ fn sublibrary(dir: &Path, name: &str) -> PathBuf {
             .arg(format!("-Wl,-soname,{name}"))
             .arg("-o")
             .arg(&path)
-            .arg(root().join("tests/fake/libcudnn_sub.c"))
+            .arg(root().join("tests/fake/sublibrary.c"))
             .arg("-ldl"),
     );
     path
 }
+
+/// The scenarios of the test below: the libraries that a toolkit installs
+/// in directories of their own, each present and each absent.
+const DNN_PRESENT: [&str; 7] = [
+    "present", "cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile",
+];
+const DNN_ABSENT: [&str; 7] = [
+    "absent", "cudnn", "nccl", "cutensor", "cupti", "nvtx", "cufile",
+];
 
 #[test]
 fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_missing_graph_library_is_an_error_not_an_abort(
@@ -1023,7 +1127,7 @@ fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_
     // Opened by path alone, cuTENSOR cannot load: it needs cuBLASLt first.
     assert_cannot_load_alone(&lib64.join("libcutensor.so.2"));
     let env = [("CUDA_HOME", &*toolkit), ("LD_LIBRARY_PATH", &*foreign)];
-    let [rust, cpp] = both(&["dnn"], &env, &dir);
+    let [rust, cpp] = both(&DNN_PRESENT, &env, &dir);
     let in_lib64 = |file: &str| lib64.join(file).display().to_string();
     for out in [&rust, &cpp] {
         for want in [
@@ -1069,7 +1173,7 @@ fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_
     }
 
     // None of them: each answers its own code; cuDNN's version function, no status, 0.
-    let [rust, cpp] = both(&["dnn-absent"], &[], &dir);
+    let [rust, cpp] = both(&DNN_ABSENT, &[], &dir);
     for out in [&rust, &cpp] {
         for want in [
             // CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED, ncclSystemError,
@@ -1105,7 +1209,7 @@ fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_
     fake("cudnn", &broken.join("lib64"), &[]);
     fake("cutensor", &broken.join("lib64"), &[]);
     std::fs::remove_file(broken.join("lib64/libcublasLt.so.13")).unwrap();
-    let [rust, cpp] = both(&["dnn-absent"], &[("CUDA_HOME", &broken)], &dir);
+    let [rust, cpp] = both(&DNN_ABSENT, &[("CUDA_HOME", &broken)], &dir);
     for out in [&rust, &cpp] {
         for want in [
             "cudnn: cudnnCreate code 1008".to_string(),
@@ -1725,5 +1829,118 @@ fn an_unusable_candidate_is_skipped_named_and_the_next_copy_loads() {
         &dir,
     ) {
         assert!(out.contains(&format!("path={good} version=13010")), "{out}");
+    }
+}
+
+/// The major of `release` (`13.0` → 13).
+fn major(release: &str) -> u32 {
+    release
+        .parse::<cushim::version::CudaVersion>()
+        .unwrap()
+        .number()
+        / 1000
+}
+
+/// Every library of the registry is in both programs: with none of them
+/// installed, each one's own calls answer (`tests/fake/<name>.rs` and
+/// `.cpp`), and its loader says by its label that it found none and names
+/// the file it looked for.
+#[test]
+fn every_library_answers_without_its_library_in_both_programs() {
+    let dir = scratch("family-every-absent");
+    let libraries = libraries();
+    let mut args = vec!["absent"];
+    args.extend(libraries.iter().map(|(l, _)| l.name));
+    let [rust, cpp] = both(&args, &[], &dir);
+    for (library, release) in &libraries {
+        let major = major(release);
+        let file = cushim::library::with_major(library.names_for(major).unix, major).remove(0);
+        for out in [&rust, &cpp] {
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&format!("{}: ", library.name))),
+                "{}: its own calls printed nothing:\n{out}",
+                library.name
+            );
+            let said = format!("error={} library not found", library.words.label);
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&said) && l.contains(&format!("`{file}`"))),
+                "{}: want {said} naming `{file}`:\n{out}",
+                library.name
+            );
+        }
+    }
+}
+
+/// Every library of the registry works in both programs with its fake where
+/// a toolkit (or, for a library the driver installs, the system loader)
+/// has it, beside the libraries it loads first, requires and opens by name,
+/// each built from its description; its own calls succeed, and its loader
+/// found the fake.
+#[test]
+fn every_library_works_in_both_programs_with_its_fake_in_a_toolkit() {
+    use cushim::library::{with_major, Search};
+    let dir = scratch("family-every-present");
+    let toolkit = dir.join("toolkit");
+    let lib64 = toolkit.join("lib64");
+    let system = dir.join("system");
+    let libraries = libraries();
+    // Each fake after those it is linked against (those loaded first).
+    let mut built: Vec<String> = Vec::new();
+    let mut pending: Vec<&(&cushim::library::Library, String)> = libraries.iter().collect();
+    while !pending.is_empty() {
+        let before = pending.len();
+        pending.retain(|(library, release)| {
+            let major = major(release);
+            let needs = with_major(library.preload_for(major).unix, major);
+            if !needs
+                .iter()
+                .filter(|n| !n.contains('/'))
+                .all(|n| built.contains(n))
+            {
+                return true;
+            }
+            let place = match library.search {
+                Search::System => &system,
+                Search::Toolkit { .. } => &lib64,
+            };
+            fake(library.name, place, &[]);
+            built.extend(with_major(library.names_for(major).unix, major));
+            let own = [library.requires.unix, library.siblings.unix].concat();
+            for name in with_major(&own, major) {
+                // Not a name for the minor the library reports, nor another
+                // library's (cuFFT opens NVRTC by name): those have fakes of
+                // their own.
+                let another = libraries.iter().any(|(other, _)| {
+                    with_major(other.names_for(major).unix, major).contains(&name)
+                });
+                if !name.contains('{') && !another {
+                    sublibrary(place, &name);
+                }
+            }
+            false
+        });
+        assert!(
+            pending.len() < before,
+            "a cycle among the fakes' dependencies"
+        );
+    }
+    let env = [("CUDA_HOME", &*toolkit), ("LD_LIBRARY_PATH", &*system)];
+    for (library, release) in &libraries {
+        let major = major(release);
+        let soname = with_major(library.names_for(major).unix, major).remove(0);
+        let found = match library.search {
+            // The system loader's answer, by the name it was asked.
+            Search::System => soname,
+            Search::Toolkit { .. } => lib64.join(&soname).display().to_string(),
+        };
+        for out in both(&["present", library.name], &env, &dir) {
+            assert!(
+                out.contains(&format!("path={found} version=")),
+                "{}: want path={found}:\n{out}",
+                library.name
+            );
+        }
     }
 }

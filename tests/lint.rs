@@ -1,8 +1,9 @@
 //! Generated code is clean in a strict downstream crate: `tests/lint-consumer`
 //! (a library with `#![deny(missing_docs)]` and a binary, built as edition
 //! 2024 and, through `edition2021/Cargo.toml`, as edition 2021)
-//! vendors the committed 13.5, 11.8 and merged modules, and must pass
-//! `cargo clippy -D warnings -W clippy::pedantic` with no finding.
+//! vendors the committed modules of every library of the registry (each
+//! library's newest and oldest committed release) and the merged module, and
+//! must pass `cargo clippy -D warnings -W clippy::pedantic` with no finding.
 
 use crate::common;
 
@@ -10,10 +11,84 @@ use std::process::Command;
 
 use common::{root, text};
 
+/// The strict consumer's modules, from the registry: each library's newest
+/// and oldest committed module (`generated/`), named `<library>_<release>`
+/// and documented by the library's label, and the driver's merged module.
+/// Modules other than the driver's and the first other library's newest are
+/// under the `every-library` feature. Also asserts that every library has
+/// committed modules.
+fn modules_rs() -> String {
+    use cushim::library::{DRIVER, LIBRARIES};
+    let mut text = format!(
+        "/// Every driver API from 11.8 to 13.5.\npub mod merged {{\n    include!({:?});\n}}\n",
+        root()
+            .join("generated/merged/cuda.rs")
+            .display()
+            .to_string()
+    );
+    let mut shown = false;
+    for library in LIBRARIES {
+        let vendored = cushim::pins::vendored_for(library);
+        let (Some(oldest), Some(newest)) = (vendored.first(), vendored.last()) else {
+            panic!("{} has no committed module", library.name);
+        };
+        let pins = if newest == oldest {
+            vec![newest]
+        } else {
+            vec![newest, oldest]
+        };
+        for pin in pins {
+            let path = root()
+                .join("generated")
+                .join(pin.cuda.dir_name())
+                .join(format!("{}.rs", library.stem));
+            assert!(path.is_file(), "{}", path.display());
+            // The driver's, and one other library's newest, in every edition.
+            let always = library.name == DRIVER.name || (pin == newest && !shown);
+            shown |= always && library.name != DRIVER.name;
+            let feature = if always {
+                ""
+            } else {
+                "#[cfg(feature = \"every-library\")]\n"
+            };
+            text.push_str(&format!(
+                "\n/// {} of CUDA {}.\n{feature}pub mod {}_{} {{\n    include!({:?});\n}}\n",
+                library.words.label,
+                pin.cuda,
+                library.name,
+                pin.cuda.to_string().replace('.', "_"),
+                path.display().to_string(),
+            ));
+        }
+    }
+    let newest = cushim::pins::vendored_for(&DRIVER).pop().unwrap().cuda;
+    text.push_str(&format!(
+        "\n/// The driver's newest module, which the binary calls.\npub use {}_{} as cuda;\n",
+        DRIVER.name,
+        newest.to_string().replace('.', "_")
+    ));
+    text
+}
+
 /// Lints and runs the strict consumer whose manifest is `manifest`.
 fn lint_and_run(manifest: &std::path::Path) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let target = common::nested_target();
+    // Written only when it changes, so that cargo keeps its build.
+    let list = target.join(format!(
+        "lint-modules-{}.rs",
+        manifest
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+    ));
+    let modules = modules_rs();
+    std::fs::create_dir_all(&target).unwrap();
+    if std::fs::read_to_string(&list).ok().as_deref() != Some(modules.as_str()) {
+        std::fs::write(&list, &modules).unwrap();
+    }
     let out = Command::new(&cargo)
         .args([
             "clippy",
@@ -29,6 +104,7 @@ fn lint_and_run(manifest: &std::path::Path) {
         .arg("--target-dir")
         .arg(&target)
         .args(["--", "-D", "warnings", "-W", "clippy::pedantic"])
+        .env("CUSHIM_LINT_MODULES", &list)
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo runs");
@@ -52,6 +128,7 @@ fn lint_and_run(manifest: &std::path::Path) {
         .arg(manifest)
         .arg("--target-dir")
         .arg(&target)
+        .env("CUSHIM_LINT_MODULES", &list)
         .env("CUSHIM_CUDA_LIBRARY", common::missing_library())
         .output()
         .expect("cargo runs");

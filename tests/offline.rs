@@ -3,7 +3,9 @@
 //! 11.8..13.5 module with no optional feature, builds and runs with the
 //! network off (`unshare -n`, `cargo --offline`), libclang pointing nowhere,
 //! python3 and pip shadowed by programs that leave a mark when run, and empty
-//! home and cache directories that must stay empty.
+//! home and cache directories that must stay empty. The same build asks for
+//! every library of the registry at a release of its own (`build.rs`), and
+//! with `--features emit` for an option beyond the defaults of each.
 
 use crate::common;
 
@@ -49,6 +51,34 @@ fn shadowed_tools(dir: &Path, marks: &Path) {
         .unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
+}
+
+/// The OUT_DIR of the offline crate's build script that holds `path`.
+fn out_dir_with(target: &Path, path: &str) -> PathBuf {
+    std::fs::read_dir(target.join("debug/build"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("out"))
+        .find(|p| p.join(path).exists())
+        .unwrap_or_else(|| panic!("an OUT_DIR with {path}"))
+}
+
+/// The modules the build script wrote into `out_dir` (`modules.txt`): each
+/// library's name, release and file stem. Asserts that they are every
+/// library of the registry, in its order.
+fn modules(out_dir: &Path) -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(out_dir.join("modules.txt")).unwrap();
+    let modules: Vec<(String, String, String)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            (f[0].to_string(), f[1].to_string(), f[2].to_string())
+        })
+        .collect();
+    let names: Vec<&str> = modules.iter().map(|m| m.0.as_str()).collect();
+    let registry: Vec<&str> = cushim::library::LIBRARIES.iter().map(|l| l.name).collect();
+    assert_eq!(names, registry, "a module of every library");
+    modules
 }
 
 #[test]
@@ -125,31 +155,6 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
             && stdout.contains("11.8..13.5: Err(Load(LibraryNotFound"),
         "both modules answer without a driver:\n{stdout}"
     );
-    // Every library, from the data cushim ships, with no feature.
-    for library in [
-        "nvrtc 11.8",
-        "nvrtc 13.5",
-        "cublas 13.5",
-        "cublas 13.0",
-        "nvml 12.9",
-        "driver 13.5",
-        "cudart 12.9",
-        "cufft 12.9",
-        "curand 12.6",
-        "cusparse 13.0",
-        "cusolver 11.8",
-        "cudnn 12.6",
-        "nccl 13.0",
-        "cutensor 12.9",
-        "cupti 12.4",
-        "nvtx 12.8",
-        "cufile 12.8",
-    ] {
-        assert!(
-            stdout.contains(&format!("{library}: Err(Load(LibraryNotFound")),
-            "{library} answers without its library:\n{stdout}"
-        );
-    }
     let untouched = |marks: &Path| {
         assert!(
             !marks.exists(),
@@ -171,10 +176,11 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         );
     };
     untouched(&marks);
-    // Nineteen modules of sixteen libraries, one loader compiled: the
-    // runtime twice, for the program with its loader and for the build script
-    // as the description alone, and libloading once, for the program only;
-    // and no proc macro (askama's, nanoserde's) built for cushim.
+    // A module of every library and the driver's two, one loader
+    // compiled: the runtime twice, for the program with its loader and for
+    // the build script as the description alone, and libloading once, for
+    // the program only; and no proc macro (askama's, nanoserde's) built for
+    // cushim.
     let deps: Vec<String> = std::fs::read_dir(target.join("debug/deps"))
         .unwrap()
         .flatten()
@@ -199,30 +205,41 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
     );
 
     // What the build wrote is in OUT_DIR, and it is what `generated/` holds.
-    let build = target.join("debug/build");
-    let out_dir = std::fs::read_dir(&build)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path().join("out"))
-        .find(|p| p.join("cuda.rs").is_file())
-        .expect("an OUT_DIR with cuda.rs");
-    for (written, committed) in [
-        ("cuda.rs", "cuda-13.5/cuda.rs"),
-        ("cuda_shim.cpp", "cuda-13.5/cuda_shim.cpp"),
-        ("cuda_shim.h", "cuda-13.5/cuda_shim.h"),
-        ("merged/cuda.rs", "merged/cuda.rs"),
-        ("nvrtc-11.8/nvrtc.rs", "cuda-11.8/nvrtc.rs"),
-        ("cublas-13.0/cublas_shim.cpp", "cuda-13.0/cublas_shim.cpp"),
-        ("nvml-12.9/nvml.rs", "cuda-12.9/nvml.rs"),
-        ("family-13.5/cublas.rs", "cuda-13.5/cublas.rs"),
-        ("math-12.9/cudart.rs", "cuda-12.9/cudart.rs"),
-        ("math-12.9/cufft_shim.cpp", "cuda-12.9/cufft_shim.cpp"),
-        ("cusolver-11.8/cusolver.rs", "cuda-11.8/cusolver.rs"),
-        ("dnn/nccl.rs", "cuda-13.0/nccl.rs"),
-        ("dnn/cutensor_shim.cpp", "cuda-12.9/cutensor_shim.cpp"),
-    ] {
+    let out_dir = out_dir_with(&target, "cuda.rs");
+    let mut same = vec![
+        ("cuda.rs".to_string(), "cuda-13.5/cuda.rs".to_string()),
+        ("cuda_shim.cpp".into(), "cuda-13.5/cuda_shim.cpp".into()),
+        ("cuda_shim.h".into(), "cuda-13.5/cuda_shim.h".into()),
+        ("merged/cuda.rs".into(), "merged/cuda.rs".into()),
+    ];
+    // Every library of the registry answers without its library, from the
+    // data cushim ships, with no feature; each module of a release that
+    // `generated/` commits is the committed one.
+    for (name, release, stem) in modules(&out_dir) {
+        assert!(
+            stdout.contains(&format!("{name} {release}: Err(LibraryNotFound")),
+            "{name} {release} answers without its library:\n{stdout}"
+        );
+        let dir = format!("cuda-{release}");
+        if root()
+            .join("generated")
+            .join(&dir)
+            .join(format!("{stem}.rs"))
+            .is_file()
+        {
+            for file in [
+                format!("{stem}.rs"),
+                format!("{stem}_shim.cpp"),
+                format!("{stem}_shim.h"),
+            ] {
+                same.push((format!("every/{file}"), format!("{dir}/{file}")));
+            }
+        }
+    }
+    assert!(same.len() > 4, "no library's release is a committed one");
+    for (written, committed) in same {
         let written = std::fs::read_to_string(out_dir.join(written)).unwrap();
-        let committed = std::fs::read_to_string(root().join("generated").join(committed)).unwrap();
+        let committed = std::fs::read_to_string(root().join("generated").join(&committed)).unwrap();
         // The provenance's command line differs (`--out`), nothing else.
         let body = |t: &str| {
             t.lines()
@@ -246,8 +263,14 @@ fn a_pinned_build_needs_no_network_no_libclang_no_python_and_writes_only_out_dir
         stdout.contains(&format!(
             "allowed: {:?}",
             vec![1; cushim::library::LIBRARIES.len()]
-        )) && stdout.contains("allowed nvrtc 12.4: Err(Load(LibraryNotFound"),
+        )),
         "{stdout}"
     );
+    for (name, release, _) in modules(&out_dir_with(&target, "allowed")) {
+        assert!(
+            stdout.contains(&format!("allowed {name} {release}: Err(LibraryNotFound")),
+            "{stdout}"
+        );
+    }
     untouched(&marks);
 }

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuBLAS for cushim's tests, built as libcublas.so.<major> and linked
  * against the fake libcublasLt.so.<major> (NEEDED, with no run path), as the
  * real one is: loading it by path works only when cuBLASLt was loaded first

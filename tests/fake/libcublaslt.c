@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuBLASLt for cushim's tests, built as libcublasLt.so.<major>: what
  * the fake cuBLAS needs (NEEDED), and a library of its own. Plain C types only.
  * Knobs: FAKE_MAJOR, FAKE_MINOR (default 13.1). */

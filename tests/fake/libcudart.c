@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake CUDA runtime for cushim's tests, built as libcudart.so.<major>: a
  * member of the CUDA family that a program loaded itself, whose directory
  * the search for its siblings (NVRTC, nvJitLink, ...) then looks in; a

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuDNN 9 for cushim's tests, built as libcudnn.so.9: like the real
  * one, a small front that needs nothing at link time and opens its
  * sublibraries by bare name (dlopen) on its first call, and that aborts the

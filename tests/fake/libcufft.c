@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuFFT for cushim's tests, built as libcufft.so.<its major>: a plan
  * is a length, and cufftExecC2C is a plain DFT on host memory (the sign of
  * the exponent from the direction, no scaling, as cuFFT's). It lacks

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuFile for cushim's tests, built as libcufile.so.0. Its status is
  * a struct of two ints returned by value, the code first, as cuFile's
  * CUfileError_t. It exports both cuFileDriverClose (the old export, which

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake CUPTI 13 for cushim's tests, built as libcupti.so.13. Like the
  * real CUPTI 13 on a machine without a driver, cuptiGetVersion answers
  * CUPTI_ERROR_UNKNOWN (999): that is no missing library. It lacks

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuRAND for cushim's tests, built as libcurand.so.10 and linked
  * against the fake libcudart.so.13 (NEEDED, with no run path), as CUDA 13's
  * is: loading it by path works only when cudart was loaded first from the

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuSOLVER for cushim's tests, built as libcusolver.so.<major> and
  * linked against the fake nvJitLink, cuSPARSE, cuBLASLt and cuBLAS (NEEDED,
  * with no run path), as CUDA 13's is: loading it by path works only when

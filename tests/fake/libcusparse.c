@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuSPARSE for cushim's tests, built as libcusparse.so.<major> and
  * linked against the fake libnvJitLink.so.13 (NEEDED, with no run path), as
  * CUDA 12's is: loading it by path works only when nvJitLink was loaded

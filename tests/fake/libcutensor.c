@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake cuTENSOR 2 for cushim's tests, built as libcutensor.so.2 and
  * linked against the fake libcublasLt.so.13 (NEEDED, with no run path), as
  * the real one is: loading it by path works only when cuBLASLt was loaded

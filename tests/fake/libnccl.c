@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake NCCL 2 for cushim's tests, built as libnccl.so.2. The real library
  * exports each function as pncclX and, as its weak alias, ncclX; this fake
  * exports ncclGroupStart alone (no pncclGroupStart), so that only a loader

@@ -1,3 +1,4 @@
+/* family-release: 13.5 (tests/family.rs: the release of its stubs) */
 /* A fake nvJitLink for cushim's tests, built as libnvJitLink.so.<major>. Like
  * the real library it exports each function once per minor release up to
  * its own (__nvJitLinkCreate_13_0 ... __nvJitLinkCreate_13_<minor>), which the

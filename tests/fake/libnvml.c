@@ -1,3 +1,4 @@
+/* family-release: 13.5 (tests/family.rs: the release of its stubs) */
 /* A fake NVML for cushim's tests, built as libnvidia-ml.so.1. It exports
  * the versioned functions the header binds (nvmlInit_v2) next to the old
  * unversioned ones (nvmlInit), which answer 999, a code NVML never uses: a

@@ -1,3 +1,4 @@
+/* family-release: 13.5 (tests/family.rs: the release of its stubs) */
 /* A fake NVRTC for cushim's tests, built as libnvrtc.so.<major> in the
  * directory layouts users install it in (pip wheels, conda, a toolkit). It
  * is written against plain C types and needs no NVIDIA header.

@@ -1,3 +1,4 @@
+/* family-release: 13.0 (tests/family.rs: the release of its stubs) */
 /* A fake NVTX library for cushim's tests, built as libnvtx3interop.so.1:
  * the range stack of one thread, and marks counted. It lacks
  * nvtxDomainCreateA, which the header declares. Plain C types only; no
