@@ -1,9 +1,14 @@
 //! The one table of options behind both front-ends.
 //!
-//! [`Options`] is what decides the output. [`GenerateArgs`] is its command-line
-//! form: `cushim generate` parses it, `cushim check` parses the command that a
-//! generated file records, and [`Options::args`] writes it back, so that a
-//! `Builder` and the command line round-trip through each other.
+//! [`Options`] is what decides the output. Each of its fields is declared
+//! once, in the table of options (`options/table.rs`, expanded by the macro
+//! of `options/declare.rs`), with its default, its flags, its `Builder`
+//! methods and how each turns into the other. [`GenerateArgs`] is the
+//! command-line form: `cushim generate` parses it, `cushim check` parses the
+//! command that a generated file records, and [`Options::args`] writes it
+//! back, so that a `Builder` and the command line round-trip through each
+//! other. This module holds the values the options take and what reads and
+//! writes them as a whole.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
