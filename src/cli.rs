@@ -163,11 +163,11 @@ pub struct Doctor {
     #[command(flatten)]
     pub source: SourceArgs,
     /// The stream mode to check (default: CUSHIM_PER_THREAD_DEFAULT_STREAM, else legacy)
-    #[arg(long, value_parser = crate::options::stream_parser())]
+    #[arg(long, value_parser = crate::options::word_parser::<StreamMode>())]
     pub stream: Option<StreamMode>,
     /// How the shims would reach the driver: proc-address and dlsym open it (the search is the
     /// same); runtime-entry-point finds the CUDA runtime and takes the driver from it
-    #[arg(long, default_value = "proc-address", value_parser = crate::options::resolve_parser())]
+    #[arg(long, default_value = "proc-address", value_parser = crate::options::word_parser::<crate::options::Resolve>())]
     pub resolve: crate::options::Resolve,
 }
 
@@ -588,6 +588,94 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Err(e) => {
             crate::diag::note!("{e}");
             1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{Paths, FLAG_METHODS};
+
+    /// The flags of `cushim generate` that set no option of the table.
+    /// Example: `--all` runs the options once per release.
+    const NOT_OPTIONS: &[&str] = &["--all", "--with-derive-default", "--help"];
+
+    /// Walks the table of options, so that an option declared there is
+    /// covered with no other change: each Builder call of its examples sets
+    /// something, reaches `cushim generate` as arguments, and the real command
+    /// line reads the same options back; every flag of `generate` belongs to
+    /// an option whose examples write it; and every Builder method of the table
+    /// is named by a flag, and every flag's method is one of the table's.
+    #[test]
+    fn every_declared_option_round_trips_through_the_command_line() {
+        let mut written: Vec<String> = Vec::new();
+        for (field, builder) in Builder::option_examples() {
+            let options = builder
+                .checked_options()
+                .unwrap_or_else(|e| panic!("{field}: {e}"));
+            assert_ne!(
+                options,
+                &Options::default(),
+                "an example of `{field}` sets nothing"
+            );
+            let mut words: Vec<std::ffi::OsString> = vec!["cushim".into(), "generate".into()];
+            words.extend(options.args(Paths::Exact, None));
+            let cli = Cli::try_parse_from(&words).unwrap_or_else(|e| panic!("{words:?}: {e}"));
+            let Command::Generate(g) = cli.command else {
+                panic!("{words:?} is not `generate`")
+            };
+            let parsed = g.options().unwrap_or_else(|e| panic!("{words:?}: {e}"));
+            assert_eq!(&parsed, options, "{field}: {words:?}");
+            // The recorded command reads back the same, but for paths.
+            let recorded = shell_words::split(&options.command(None)).unwrap();
+            let again = crate::options::parse_generate(&recorded)
+                .and_then(|g| g.options())
+                .unwrap_or_else(|e| panic!("{recorded:?}: {e}"));
+            assert_eq!(again.command(None), options.command(None), "{field}");
+            written.extend(
+                words
+                    .iter()
+                    .filter_map(|w| w.to_str())
+                    .filter(|w| w.starts_with("--"))
+                    .map(String::from),
+            );
+        }
+        let command = Cli::command();
+        let generate = command
+            .find_subcommand("generate")
+            .expect("`generate` is a subcommand");
+        let flags: Vec<String> = generate
+            .get_arguments()
+            .filter_map(|a| a.get_long())
+            .map(|long| format!("--{long}"))
+            .filter(|flag| !NOT_OPTIONS.contains(&flag.as_str()))
+            .collect();
+        assert!(flags.len() > 20, "{flags:?}");
+        for flag in &flags {
+            assert!(
+                FLAG_METHODS.iter().any(|(f, _)| f == flag),
+                "`{flag}` names no Builder method in the table of options"
+            );
+            assert!(
+                written.contains(flag),
+                "no example in the table of options writes `{flag}`"
+            );
+        }
+        for (flag, method) in FLAG_METHODS {
+            assert!(flags.iter().any(|f| f == flag), "`{flag}` is not a flag");
+            let method = method.trim_start_matches("Builder::");
+            assert!(
+                Builder::OPTION_METHODS.contains(&method),
+                "`{flag}` names `{method}`, not a method of the table"
+            );
+        }
+        for method in Builder::OPTION_METHODS {
+            let named = format!("Builder::{method}");
+            assert!(
+                FLAG_METHODS.iter().any(|(_, m)| *m == named),
+                "`{named}` has no flag: the command line cannot do what it does"
+            );
         }
     }
 }

@@ -1,12 +1,17 @@
 //! The one table of options behind both front-ends.
 //!
-//! [`Options`] is what decides the output. [`GenerateArgs`] is its command-line
-//! form: `cushim generate` parses it, `cushim check` parses the command that a
-//! generated file records, and [`Options::args`] writes it back, so that a
-//! `Builder` and the command line round-trip through each other.
+//! [`Options`] is what decides the output. Each of its fields is declared
+//! once, in the table of options (`options/table.rs`, expanded by the macro
+//! of `options/declare.rs`), with its default, its flags, its `Builder`
+//! methods and how each turns into the other. [`GenerateArgs`] is the
+//! command-line form: `cushim generate` parses it, `cushim check` parses the
+//! command that a generated file records, and [`Options::args`] writes it
+//! back, so that a `Builder` and the command line round-trip through each
+//! other. This module holds the values the options take and what reads and
+//! writes them as a whole.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[cfg(feature = "cli")]
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -380,62 +385,10 @@ impl Derives {
     }
 }
 
-/// Everything that decides what cushim generates.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Where the headers come from.
-    pub source: Source,
-    /// Output directory. Default: `generated/cuda-<version>` for the CLI, `OUT_DIR` for the Builder.
-    pub out_dir: Option<PathBuf>,
-    /// The outputs. Default: Rust and C++.
-    pub languages: Vec<Language>,
-    /// Keep only functions whose C name matches. Example: `^cu(Init|MemAlloc)`.
-    pub allow: Option<String>,
-    /// Drop functions whose C name matches.
-    pub block: Option<String>,
-    /// Extra clang arguments (`-I`, `-D`).
-    pub clang_args: Vec<String>,
-    /// Copy the header's brief docs into the output (off: committed output
-    /// must carry no prose from NVIDIA's headers).
-    pub docs: bool,
-    /// C++ only: export `<prefix>cuMemAlloc_v2` instead of the drop-in names. Example: `cushim_`.
-    pub cpp_prefix: Option<String>,
-    /// How shims find functions. Default: `cuGetProcAddress`.
-    pub resolve: Resolve,
-    /// The default-stream mode shims bind unless the program chooses at run time.
-    pub stream: StreamMode,
-    /// Rust only: how enums are spelled. Default: newtypes.
-    pub enums: EnumOptions,
-    /// Rust only: the traits the types derive beyond the defaults.
-    pub derives: Derives,
-    /// Lazy loading (the default), direct linking, or a feature's choice.
-    pub link: Link,
-    /// The library's description. Default: the driver
-    /// ([`crate::library::DRIVER`]); [`library_named`] finds one by the name
-    /// `--lib` takes.
-    pub library: &'static crate::library::Library,
-}
+pub(crate) mod declare;
+pub(crate) mod table;
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            source: Source::Default,
-            out_dir: None,
-            languages: vec![Language::Rust, Language::Cpp],
-            allow: None,
-            block: None,
-            clang_args: Vec::new(),
-            docs: false,
-            cpp_prefix: None,
-            resolve: Resolve::ProcAddress,
-            stream: StreamMode::Legacy,
-            enums: EnumOptions::default(),
-            derives: Derives::default(),
-            link: Link::Lazy,
-            library: &crate::library::DRIVER,
-        }
-    }
-}
+table::options_table!(options);
 
 /// How [`Options::args`] writes paths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -446,43 +399,6 @@ pub enum Paths {
     /// machine, for the command a generated file records.
     Recorded,
 }
-
-/// Each flag of `cushim generate` and the [`Options`] setter of `Builder`
-/// that does the same, so that errors in a build script name the method.
-pub const FLAG_METHODS: &[(&str, &str)] = &[
-    ("--cuda-path", "Builder::cuda_path"),
-    ("--cuda", "Builder::cuda_version"),
-    ("--merged", "Builder::cuda_range"),
-    ("--header", "Builder::header"),
-    ("--typedefs", "Builder::header"),
-    ("--allow", "Builder::allowlist"),
-    ("--block", "Builder::blocklist"),
-    ("--clang-arg", "Builder::clang_arg"),
-    ("--lang", "Builder::languages"),
-    ("--out", "Builder::out_dir"),
-    ("--prefix", "Builder::cpp_prefix"),
-    ("--resolve", "Builder::resolve"),
-    ("--stream", "Builder::stream"),
-    ("--link", "Builder::link"),
-    ("--lib", "Builder::library"),
-    ("--docs", "Builder::docs"),
-    ("--default-enum-style", "Builder::default_enum_style"),
-    ("--bitfield-enum", "Builder::bitfield_enum"),
-    ("--newtype-enum", "Builder::newtype_enum"),
-    ("--newtype-global-enum", "Builder::newtype_global_enum"),
-    ("--rustified-enum", "Builder::rustified_enum"),
-    (
-        "--rustified-non-exhaustive-enum",
-        "Builder::rustified_non_exhaustive_enum",
-    ),
-    ("--constified-enum", "Builder::constified_enum"),
-    ("--no-prepend-enum-name", "Builder::prepend_enum_name"),
-    ("--with-derive-partialeq", "Builder::derive_partialeq"),
-    ("--with-derive-eq", "Builder::derive_eq"),
-    ("--with-derive-hash", "Builder::derive_hash"),
-    ("--with-derive-partialord", "Builder::derive_partialord"),
-    ("--with-derive-ord", "Builder::derive_ord"),
-];
 
 /// `text` with every backticked command-line span (`` `--cuda <version>` ``)
 /// named by the Builder method that does the same (`` `Builder::cuda_version` ``).
@@ -511,41 +427,53 @@ pub fn with_builder_methods(text: &str) -> String {
     out
 }
 
-/// The flag name of a resolution mode. Example: `proc-address`.
-pub fn resolve_name(r: Resolve) -> &'static str {
-    match r {
-        Resolve::ProcAddress => "proc-address",
-        Resolve::Dlsym => "dlsym",
-        Resolve::RuntimeEntryPoint => "runtime-entry-point",
-    }
+/// A value that its flag names by a fixed word. Example: `per-thread` for
+/// `--stream`.
+pub trait FlagWord: Copy + PartialEq + Send + Sync + 'static {
+    /// Every value, in the order `--help` lists their words.
+    const VALUES: &'static [Self];
+
+    /// The value's word. Example: `per-thread`.
+    fn word(self) -> &'static str;
 }
 
-/// The flag name of a stream mode. Example: `per-thread`.
-pub fn stream_name(s: StreamMode) -> &'static str {
-    match s {
-        StreamMode::Legacy => "legacy",
-        StreamMode::PerThread => "per-thread",
-    }
-}
+impl FlagWord for Resolve {
+    const VALUES: &'static [Self] = &[
+        Resolve::ProcAddress,
+        Resolve::Dlsym,
+        Resolve::RuntimeEntryPoint,
+    ];
 
-#[cfg(feature = "cli")]
-/// The `--resolve` flag's parser (also for `cushim doctor`).
-pub fn resolve_parser() -> impl TypedValueParser<Value = Resolve> {
-    PossibleValuesParser::new(["proc-address", "dlsym", "runtime-entry-point"]).map(|s| {
-        match s.as_str() {
-            "dlsym" => Resolve::Dlsym,
-            "runtime-entry-point" => Resolve::RuntimeEntryPoint,
-            _ => Resolve::ProcAddress,
+    fn word(self) -> &'static str {
+        match self {
+            Resolve::ProcAddress => "proc-address",
+            Resolve::Dlsym => "dlsym",
+            Resolve::RuntimeEntryPoint => "runtime-entry-point",
         }
-    })
+    }
+}
+
+impl FlagWord for StreamMode {
+    const VALUES: &'static [Self] = &[StreamMode::Legacy, StreamMode::PerThread];
+
+    fn word(self) -> &'static str {
+        match self {
+            StreamMode::Legacy => "legacy",
+            StreamMode::PerThread => "per-thread",
+        }
+    }
 }
 
 #[cfg(feature = "cli")]
-/// The `--stream` flag's parser (also for `cushim doctor`).
-pub fn stream_parser() -> impl TypedValueParser<Value = StreamMode> {
-    PossibleValuesParser::new(["legacy", "per-thread"]).map(|s| match s.as_str() {
-        "per-thread" => StreamMode::PerThread,
-        _ => StreamMode::Legacy,
+/// The parser of a flag that takes one of `T`'s words (`--resolve`,
+/// `--stream`, here and in `cushim doctor`).
+pub fn word_parser<T: FlagWord>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::VALUES.iter().map(|v| v.word())).map(|word| {
+        T::VALUES
+            .iter()
+            .copied()
+            .find(|v| v.word() == word)
+            .unwrap_or(T::VALUES[0])
     })
 }
 
@@ -554,47 +482,6 @@ fn version_arg(text: &str) -> Result<CudaVersion, Error> {
     text.parse::<CudaVersion>().map_err(|e| {
         Error::new(e.to_string()).hint("pinned releases are listed by `cushim fetch --help`")
     })
-}
-
-#[cfg(feature = "cli")]
-/// Where the headers come from. At most one of these.
-#[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
-pub struct SourceArgs {
-    /// A pinned CUDA release, e.g. 13.5 (default: the newest pin)
-    #[arg(long, value_name = "VERSION", group = "source")]
-    pub cuda: Option<String>,
-    /// With `--cuda FROM..TO`: one module for every release in the range
-    #[arg(long)]
-    pub merged: bool,
-    /// A local CUDA toolkit root (use `--cuda-path ''` to search CUDA_PATH, CUDA_HOME, /usr/local/cuda)
-    #[arg(long, value_name = "DIR", group = "source", value_parser = clap::builder::ValueParser::os_string())]
-    pub cuda_path: Option<OsString>,
-    /// An explicit header that declares the functions
-    #[arg(long, value_name = "FILE", group = "source")]
-    pub header: Option<PathBuf>,
-    /// The PFN typedef header that goes with --header
-    #[arg(long, value_name = "FILE", requires = "header")]
-    pub typedefs: Option<PathBuf>,
-    /// Keep only functions whose C name matches this regex
-    #[arg(long, value_name = "REGEX", allow_hyphen_values = true)]
-    pub allow: Option<String>,
-    /// Drop functions whose C name matches this regex
-    #[arg(long, value_name = "REGEX", allow_hyphen_values = true)]
-    pub block: Option<String>,
-    /// An extra argument for clang, e.g. -I/opt/include (repeatable)
-    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
-    pub clang_args: Vec<String>,
-    /// The library, by the name `--lib` takes (the help lists the registry's).
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "driver",
-        help = format!(
-            "The library: {}; generate and doctor also take several (nvrtc,nvml) or all",
-            crate::library::names_for_help()
-        )
-    )]
-    pub lib: String,
 }
 
 #[cfg(feature = "cli")]
@@ -652,124 +539,6 @@ impl SourceArgs {
     pub fn options(&self) -> Result<Options, Error> {
         self.options_for(self.library()?)
     }
-
-    /// The options these flags describe for `library`, one of
-    /// [`Self::libraries`].
-    pub fn options_for(&self, library: &'static crate::library::Library) -> Result<Options, Error> {
-        Ok(Options {
-            source: self.source()?,
-            allow: self.allow.clone(),
-            block: self.block.clone(),
-            clang_args: self.clang_args.clone(),
-            library,
-            ..Options::default()
-        })
-    }
-}
-
-#[cfg(feature = "cli")]
-/// `cushim generate`'s flags.
-#[derive(Args, Debug, Clone, PartialEq, Eq)]
-pub struct GenerateArgs {
-    /// Where the headers come from, and the filters.
-    #[command(flatten)]
-    pub source: SourceArgs,
-    /// Every pinned release of the driver (and for other libraries the first and newest of each major), each into <out>/cuda-<version>, and the merged module into <out>/merged (default out: generated)
-    #[arg(long, conflicts_with_all = ["cuda", "cuda_path", "header", "merged"])]
-    pub all: bool,
-    /// Output directory (default: generated/cuda-<version>)
-    #[arg(long, short, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Output languages, comma-separated
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "rust,cpp")]
-    pub lang: Vec<Language>,
-    /// C++: export `<PREFIX>cuMemAlloc_v2` instead of drop-in names (for programs that also link libcuda)
-    #[arg(long, value_name = "PREFIX", allow_hyphen_values = true)]
-    pub prefix: Option<String>,
-    /// Copy each function's brief doc from the header into the output
-    #[arg(long)]
-    pub docs: bool,
-    /// How shims find driver functions: proc-address: cuGetProcAddress_v2 with each function's ABI version, then v1, then the exact export; dlsym: the exact versioned export only; runtime-entry-point (the driver only): never open libcuda, but take each function from the CUDA runtime (a copy already loaded, else cudart's own search) through cudaGetDriverEntryPointByVersion at its ABI version, or from a runtime before 12.5 through the cuGetProcAddress its cudaGetDriverEntryPoint hands out
-    #[arg(long, default_value = "proc-address", value_parser = resolve_parser())]
-    pub resolve: Resolve,
-    /// The default-stream mode shims bind unless the program chooses at run time
-    #[arg(long, default_value = "legacy", value_parser = stream_parser())]
-    pub stream: StreamMode,
-    /// lazy: load the library on first use; linked: call its symbols directly (-lcuda); feature=NAME: both, chosen by the cargo feature NAME of the crate that includes the module (C++: -DCUSHIM_<API>_LINKED)
-    #[arg(long, value_name = "MODE", default_value = "lazy", value_parser = link_arg)]
-    pub link: Link,
-    /// Rust: how enums are spelled, by bindgen's names: newtype, bitfield, newtype_global, consts, rust or rust_non_exhaustive (a Rust enum: a value the header does not list is undefined behaviour)
-    #[arg(long, value_name = "STYLE", default_value = "newtype", value_parser = enum_style_arg, help_heading = "Enums (Rust; bindgen's flags)")]
-    pub default_enum_style: EnumStyle,
-    /// Make every enum whose whole name matches REGEX a newtype with bit operators
-    #[arg(
-        long,
-        value_name = "REGEX",
-        allow_hyphen_values = true,
-        help_heading = "Enums (Rust; bindgen's flags)"
-    )]
-    pub bitfield_enum: Vec<String>,
-    /// Make every enum whose whole name matches REGEX a newtype
-    #[arg(
-        long,
-        value_name = "REGEX",
-        allow_hyphen_values = true,
-        help_heading = "Enums (Rust; bindgen's flags)"
-    )]
-    pub newtype_enum: Vec<String>,
-    /// Make every enum whose whole name matches REGEX a newtype with global constants
-    #[arg(
-        long,
-        value_name = "REGEX",
-        allow_hyphen_values = true,
-        help_heading = "Enums (Rust; bindgen's flags)"
-    )]
-    pub newtype_global_enum: Vec<String>,
-    /// Make every enum whose whole name matches REGEX a Rust enum (undefined behaviour for unlisted values)
-    #[arg(
-        long,
-        value_name = "REGEX",
-        allow_hyphen_values = true,
-        help_heading = "Enums (Rust; bindgen's flags)"
-    )]
-    pub rustified_enum: Vec<String>,
-    /// Make every enum whose whole name matches REGEX a non-exhaustive Rust enum (undefined behaviour for unlisted values)
-    #[arg(
-        long,
-        value_name = "REGEX",
-        allow_hyphen_values = true,
-        help_heading = "Enums (Rust; bindgen's flags)"
-    )]
-    pub rustified_non_exhaustive_enum: Vec<String>,
-    /// Make every enum whose whole name matches REGEX a type alias and constants
-    #[arg(
-        long,
-        value_name = "REGEX",
-        allow_hyphen_values = true,
-        help_heading = "Enums (Rust; bindgen's flags)"
-    )]
-    pub constified_enum: Vec<String>,
-    /// Name global enum constants without the enum's name first (consts, newtype_global)
-    #[arg(long, help_heading = "Enums (Rust; bindgen's flags)")]
-    pub no_prepend_enum_name: bool,
-    /// Derive PartialEq where it can be derived
-    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
-    pub with_derive_partialeq: bool,
-    /// Derive Eq (and PartialEq) where it can be derived
-    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
-    pub with_derive_eq: bool,
-    /// Derive Hash where it can be derived (enums always do)
-    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
-    pub with_derive_hash: bool,
-    /// Derive PartialOrd where it can be derived
-    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
-    pub with_derive_partialord: bool,
-    /// Derive Ord (and PartialOrd) where it can be derived
-    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
-    pub with_derive_ord: bool,
-    /// Derive Default where it can be derived: always on (accepted for bindgen's command lines)
-    #[arg(long, help_heading = "Derives (Rust; bindgen's flags)")]
-    pub with_derive_default: bool,
 }
 
 #[cfg(feature = "cli")]
@@ -791,53 +560,6 @@ impl GenerateArgs {
     /// release.
     pub fn options(&self) -> Result<Options, Error> {
         self.options_for(self.source.library()?)
-    }
-
-    /// The options these flags describe for `library`, one of the libraries
-    /// that `--lib` names ([`SourceArgs::libraries`]).
-    pub fn options_for(&self, library: &'static crate::library::Library) -> Result<Options, Error> {
-        Ok(Options {
-            out_dir: self.out.clone(),
-            languages: self.lang.clone(),
-            docs: self.docs,
-            cpp_prefix: self.prefix.clone(),
-            resolve: self.resolve,
-            stream: self.stream,
-            enums: self.enum_options(),
-            derives: Derives {
-                partialeq: self.with_derive_partialeq,
-                eq: self.with_derive_eq,
-                hash: self.with_derive_hash,
-                partialord: self.with_derive_partialord,
-                ord: self.with_derive_ord,
-            },
-            link: self.link.clone(),
-            ..self.source.options_for(library)?
-        })
-    }
-
-    fn enum_options(&self) -> EnumOptions {
-        let mut enums = EnumOptions {
-            default_style: self.default_enum_style,
-            rules: Vec::new(),
-            prepend_name: !self.no_prepend_enum_name,
-        };
-        for (style, patterns) in [
-            (EnumStyle::Bitfield, &self.bitfield_enum),
-            (EnumStyle::NewType, &self.newtype_enum),
-            (EnumStyle::NewTypeGlobal, &self.newtype_global_enum),
-            (EnumStyle::Rust, &self.rustified_enum),
-            (
-                EnumStyle::RustNonExhaustive,
-                &self.rustified_non_exhaustive_enum,
-            ),
-            (EnumStyle::Consts, &self.constified_enum),
-        ] {
-            for p in patterns {
-                enums.add_rule(style, p.clone());
-            }
-        }
-        enums
     }
 }
 
@@ -931,100 +653,59 @@ impl Options {
         Ok(())
     }
 
-    /// Each flag with its value, in the order the command line writes them.
+    /// Each flag with its value, in the order the command line writes them:
+    /// each entry of the table of options at its rank.
     fn flags(
         &self,
         paths: Paths,
         release: Option<CudaVersion>,
     ) -> Vec<(&'static str, Option<OsString>)> {
-        let mut a: Vec<(&'static str, Option<OsString>)> = Vec::new();
-        let text = |s: String| Some(OsString::from(s));
-        let path = |p: &PathBuf| -> Option<OsString> {
-            Some(match paths {
-                Paths::Exact => p.clone().into_os_string(),
-                Paths::Recorded => p.file_name().map(Into::into).unwrap_or_default(),
-            })
+        let mut written = Written {
+            paths,
+            release,
+            rank: 0,
+            flags: Vec::new(),
         };
-        match &self.source {
-            Source::Default => {
-                if let Some(v) = release {
-                    a.push(("--cuda", text(v.to_string())));
-                }
-            }
-            Source::Pinned(v) => a.push(("--cuda", text(v.to_string()))),
-            Source::Merged { from, to } => {
-                a.push(("--cuda", text(format!("{from}..{to}"))));
-                a.push(("--merged", None));
-            }
-            Source::Toolkit(root) => a.push((
-                "--cuda-path",
-                Some(match (paths, root) {
-                    (Paths::Recorded, _) => "<toolkit>".into(),
-                    (Paths::Exact, Some(r)) => r.clone().into_os_string(),
-                    (Paths::Exact, None) => OsString::new(),
-                }),
-            )),
-            Source::Files { header, typedefs } => {
-                a.push(("--header", path(header)));
-                if let Some(t) = typedefs {
-                    a.push(("--typedefs", path(t)));
-                }
-            }
-        }
-        if let Some(r) = &self.allow {
-            a.push(("--allow", text(r.clone())));
-        }
-        if let Some(r) = &self.block {
-            a.push(("--block", text(r.clone())));
-        }
-        for c in &self.clang_args {
-            a.push(("--clang-arg", text(c.clone())));
-        }
-        if self.languages != Options::default().languages {
-            let names: Vec<&str> = self.languages.iter().map(|l| l.name()).collect();
-            a.push(("--lang", text(names.join(","))));
-        }
-        if self.resolve != Resolve::ProcAddress {
-            a.push(("--resolve", text(resolve_name(self.resolve).into())));
-        }
-        if self.stream != StreamMode::Legacy {
-            a.push(("--stream", text(stream_name(self.stream).into())));
-        }
-        if self.link != Link::Lazy {
-            a.push(("--link", text(self.link.name())));
-        }
-        if self.library.name != crate::library::DRIVER.name {
-            a.push(("--lib", text(self.library.name.into())));
-        }
-        if self.enums.default_style != EnumStyle::NewType {
-            a.push((
-                "--default-enum-style",
-                text(self.enums.default_style.name().into()),
-            ));
-        }
-        for (style, pattern) in &self.enums.rules {
-            a.push((style.rule_flag(), text(pattern.clone())));
-        }
-        if !self.enums.prepend_name {
-            a.push(("--no-prepend-enum-name", None));
-        }
-        for (flag, on) in self.derives.flags() {
-            if on {
-                a.push((flag, None));
-            }
-        }
-        if let Some(p) = &self.cpp_prefix {
-            a.push(("--prefix", text(p.clone())));
-        }
-        if self.docs {
-            a.push(("--docs", None));
-        }
-        if paths == Paths::Exact {
-            if let Some(o) = &self.out_dir {
-                a.push(("--out", Some(o.clone().into_os_string())));
-            }
-        }
-        a
+        self.write_flags(&mut written);
+        written.flags.sort_by_key(|(rank, _, _)| *rank);
+        written
+            .flags
+            .into_iter()
+            .map(|(_, name, value)| (name, value))
+            .collect()
+    }
+}
+
+/// The flags that an entry of the table of options writes for its field.
+struct Written {
+    /// How paths are written.
+    paths: Paths,
+    /// The release that `Source::Default` resolved to, if it is to be named.
+    release: Option<CudaVersion>,
+    /// The rank of the entry that writes now.
+    rank: u32,
+    /// Each flag with its entry's rank and its value.
+    flags: Vec<(u32, &'static str, Option<OsString>)>,
+}
+
+impl Written {
+    /// A flag with no value. Example: `--docs`.
+    fn switch(&mut self, name: &'static str) {
+        self.flags.push((self.rank, name, None));
+    }
+
+    /// A flag and its value. Example: `--stream per-thread`.
+    fn value(&mut self, name: &'static str, value: impl Into<OsString>) {
+        self.flags.push((self.rank, name, Some(value.into())));
+    }
+
+    /// A flag and a path, written as [`Paths`] says. Example: `--header api.h`.
+    fn path(&mut self, name: &'static str, path: &Path) {
+        let value = match self.paths {
+            Paths::Exact => path.as_os_str().to_owned(),
+            Paths::Recorded => path.file_name().map(Into::into).unwrap_or_default(),
+        };
+        self.value(name, value);
     }
 }
 

@@ -9,25 +9,10 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Fallback, Function};
-use crate::options::{Resolve, StreamMode};
+use crate::options::{Link, Options, Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
 use cushim_runtime as loader;
-
-/// Options that change the C++ text.
-#[derive(Clone, Debug)]
-pub struct CppOptions {
-    /// Export `<prefix><symbol>` instead of the drop-in names, for programs
-    /// that also link the real driver. Example: `cushim_`.
-    pub prefix: Option<String>,
-    /// Describe status codes with the header's doc text instead of their names.
-    pub docs: bool,
-    pub resolve: Resolve,
-    pub stream: StreamMode,
-    /// `Linked` defines `CUSHIM_<API>_LINKED`: no stubs, the program links
-    /// the library; otherwise the build may define it.
-    pub linked: bool,
-}
 
 #[derive(Template)]
 #[template(path = "cpp/shim.h", escape = "none")]
@@ -437,7 +422,7 @@ fn has_driver_pieces(library: &crate::library::Library) -> bool {
 impl CppDriver {
     fn new(
         library: &crate::library::Library,
-        options: &CppOptions,
+        options: &Options,
         major: u32,
     ) -> Result<Option<CppDriver>, Error> {
         if !has_driver_pieces(library) {
@@ -541,7 +526,7 @@ pub fn emit(
     provenance: &Provenance,
     stem: &str,
     api_header: &str,
-    options: &CppOptions,
+    options: &Options,
 ) -> Result<Vec<File>, Error> {
     // Empty for a library without a status type: its functions return values.
     let status_type = if api.library.success.is_empty() {
@@ -551,7 +536,7 @@ pub fn emit(
     };
     include_name(api_header)?;
     include_name(stem)?;
-    if let Some(p) = &options.prefix {
+    if let Some(p) = &options.cpp_prefix {
         if !crate::c::is_identifier(p) {
             return Err(Error::new(format!(
                 "the C++ prefix `{}` is not a C identifier",
@@ -629,7 +614,7 @@ pub fn emit(
             shims.push(Shim {
                 ret: f.ret.to_string(),
                 symbol: symbol.to_string(),
-                export: format!("{}{symbol}", options.prefix.as_deref().unwrap_or("")),
+                export: format!("{}{symbol}", options.cpp_prefix.as_deref().unwrap_or("")),
                 index: row.clone(),
                 params: params.clone(),
                 args: args.clone(),
@@ -757,8 +742,8 @@ pub fn emit(
         .to_string(),
         driver,
         calling_convention: library.calling_convention,
-        prefix: options.prefix.as_deref(),
-        linked: options.linked,
+        prefix: options.cpp_prefix.as_deref(),
+        linked: options.link == Link::Linked,
         systems: {
             let mut systems: Vec<(String, String)> = shims
                 .iter()

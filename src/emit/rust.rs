@@ -6,7 +6,7 @@ use askama::Template;
 use super::{File, Provenance};
 use crate::diag::Error;
 use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
-use crate::options::{Derives, EnumOptions, EnumStyle, Link, Resolve, StreamMode};
+use crate::options::{Derives, EnumStyle, Link, Options, Resolve, StreamMode};
 use crate::runtime;
 use crate::version::CudaVersion;
 use cushim_runtime::LibraryInfo;
@@ -401,22 +401,6 @@ struct ShimParam {
     ty: String,
 }
 
-/// Options that change the Rust text.
-#[derive(Clone, Debug)]
-pub struct RustOptions {
-    /// Copy each function's brief into a `///` line. Off by default: the
-    /// committed output must carry no prose from NVIDIA's headers.
-    pub docs: bool,
-    pub resolve: Resolve,
-    pub stream: StreamMode,
-    /// How enums are spelled.
-    pub enums: EnumOptions,
-    /// Lazy, linked, or a feature's choice.
-    pub link: Link,
-    /// The traits the types derive beyond the defaults.
-    pub derives: Derives,
-}
-
 /// Bindgen's `types` (generated with every derive it can make) with the
 /// derive list of each C struct and union keeping only the traits `derives`
 /// asks for. An enum's newtype (a tuple struct) keeps `Hash`, `PartialEq`
@@ -486,7 +470,7 @@ pub fn emit(
     rust_types: &str,
     provenance: &Provenance,
     file_name: &str,
-    options: &RustOptions,
+    options: &Options,
 ) -> Result<File, Error> {
     let status_type = super::status_type(api)?;
     let styles = options.enums.styles(&api.enums)?;
@@ -800,7 +784,7 @@ fn status_arms(e: &Enum, invalid_value: i64) -> StatusShape {
     StatusShape::RustEnum { arms, fallback }
 }
 
-fn shim(f: &Function, options: &RustOptions, status_type: &str, renamed: bool) -> Shim {
+fn shim(f: &Function, options: &Options, status_type: &str, renamed: bool) -> Shim {
     let names = rust_param_names(f);
     let mut attrs = Vec::new();
     if options.docs {

@@ -6,7 +6,7 @@ use crate::c::{Builtin, StatusCode, Type};
 use crate::diag::Origin;
 use crate::ir::{Api, Codes, Fallback, Function, Param, PerThread};
 use crate::library::DRIVER;
-use crate::options::{Resolve, StreamMode};
+use crate::options::{Options, Resolve, StreamMode};
 use crate::version::{CudaVersion, Release};
 
 fn v(number: u32) -> Option<CudaVersion> {
@@ -124,13 +124,10 @@ fn provenance() -> Provenance {
 }
 
 fn rust_text(api: &Api, docs: bool, stream: StreamMode) -> String {
-    let options = rust::RustOptions {
+    let options = Options {
         docs,
-        resolve: Resolve::ProcAddress,
         stream,
-        enums: Default::default(),
-        link: Default::default(),
-        derives: Default::default(),
+        ..Options::default()
     };
     rust::emit(
         api,
@@ -144,12 +141,10 @@ fn rust_text(api: &Api, docs: bool, stream: StreamMode) -> String {
 }
 
 fn cpp_text(api: &Api, prefix: Option<&str>) -> (String, String) {
-    let options = cpp::CppOptions {
-        prefix: prefix.map(String::from),
-        docs: false,
+    let options = Options {
+        cpp_prefix: prefix.map(String::from),
         resolve: Resolve::Dlsym,
-        stream: StreamMode::Legacy,
-        linked: false,
+        ..Options::default()
     };
     let files = cpp::emit(api, &provenance(), "api", "api.h", &options).unwrap();
     assert_eq!(
@@ -284,14 +279,7 @@ fn a_cpp_prefix_renames_every_export_and_checks_it() {
 
 #[test]
 fn a_function_that_returns_no_status_answers_zero_and_one_without_a_status_is_an_error() {
-    let rust_options = rust::RustOptions {
-        docs: false,
-        resolve: Resolve::ProcAddress,
-        stream: StreamMode::Legacy,
-        enums: Default::default(),
-        link: Default::default(),
-        derives: Default::default(),
-    };
+    let rust_options = Options::default();
     // The description names the status type: another return type is a
     // value, zero without the library, in Rust and C++.
     let mut api = api();
@@ -321,12 +309,9 @@ fn a_function_that_returns_no_status_answers_zero_and_one_without_a_status_is_an
 fn header_prose_with_quotes_becomes_valid_c_strings() {
     let mut api = api();
     api.status_codes[1].doc = Some("Said \"no\" \\ twice\nand\ttabbed ??= é".into());
-    let options = cpp::CppOptions {
-        prefix: None,
+    let options = Options {
         docs: true,
-        resolve: Resolve::ProcAddress,
-        stream: StreamMode::Legacy,
-        linked: false,
+        ..Options::default()
     };
     let files = cpp::emit(&api, &provenance(), "api", "api.h", &options).unwrap();
     assert!(
@@ -376,12 +361,9 @@ fn c_strings_compile_back_to_the_same_bytes() {
 
 #[test]
 fn names_that_cannot_reach_cpp_text_are_errors() {
-    let options = |prefix: Option<&str>| cpp::CppOptions {
-        prefix: prefix.map(String::from),
-        docs: false,
-        resolve: Resolve::ProcAddress,
-        stream: StreamMode::Legacy,
-        linked: false,
+    let options = |prefix: Option<&str>| Options {
+        cpp_prefix: prefix.map(String::from),
+        ..Options::default()
     };
     for prefix in ["a b", "1x", "x;y", ""] {
         let e = cpp::emit(

@@ -443,14 +443,7 @@ fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
                     &rust_types,
                     &provenance,
                     &format!("{stem}.rs"),
-                    &emit::rust::RustOptions {
-                        docs: options.docs,
-                        resolve: options.resolve,
-                        stream: options.stream,
-                        enums: options.enums.clone(),
-                        link: options.link.clone(),
-                        derives: options.derives,
-                    },
+                    options,
                 )?);
             }
             // A C++ pair must match one release's cuda.h, so merging is Rust only.
@@ -467,13 +460,7 @@ fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
                     &provenance,
                     &stem,
                     &header_name,
-                    &emit::cpp::CppOptions {
-                        prefix: options.cpp_prefix.clone(),
-                        docs: options.docs,
-                        resolve: options.resolve,
-                        stream: options.stream,
-                        linked: options.link == crate::options::Link::Linked,
-                    },
+                    options,
                 )?);
             }
         }
