@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 /// each other.
 const GENERATOR: &[&[&str]] = &[
     &["diag", "columns", "version", "c", "library", "temp"],
-    &["runtime", "pins", "parse", "weave"],
+    &["runtime", "parse", "weave"],
+    &["pins"],
     &["ir", "options", "fetch"],
     &["emit", "diff", "doctor", "pinned"],
     &["write", "pipeline"],
