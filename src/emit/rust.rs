@@ -135,7 +135,7 @@ fn info_fields(
     };
     format!(
         "    label: {},
-    short: {},
+    short_name: {},
     product: {},
     install: {},
     override_var: {},
@@ -148,7 +148,7 @@ fn info_fields(
     wheel_dirs: {},
     toolkit_subdirs: {},
     preload: {},
-    requires: {},
+    required: {},
     built_for: {},
     siblings: {},
     family: {},
@@ -277,7 +277,7 @@ impl LibraryFields {
         LibraryFields {
             label: format!("{:?}", unix.label),
             label_text: unix.label,
-            short: format!("{:?}", unix.short),
+            short: format!("{:?}", unix.short_name),
             product: format!("{:?}", unix.product),
             install: format!("{:?}", unix.install),
             override_var: format!("{:?}", unix.override_var),
@@ -298,7 +298,7 @@ impl LibraryFields {
                 .map_or_else(|| "None".into(), |dirs| format!("Some({})", list(dirs))),
             toolkit_subdirs: list(unix.toolkit_subdirs),
             preload: per_system(|i| i.preload),
-            requires: per_system(|i| i.requires),
+            requires: per_system(|i| i.required),
             built_for: match unix.built_for {
                 Some((f, major)) => format!("Some(({}, {major}))", cstr(f)),
                 None => "None".into(),

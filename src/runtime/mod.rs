@@ -92,7 +92,7 @@ pub fn library_info(
     };
     let info: &'static LibraryInfo = Box::leak(Box::new(LibraryInfo {
         label: library.words.label,
-        short: library.words.short,
+        short_name: library.words.short,
         product: library.words.product,
         install: library.words.install,
         override_var: library.words.override_var,
@@ -117,7 +117,7 @@ pub fn library_info(
             } => toolkit_subdirs,
         },
         preload: system(library.preload_for(major)),
-        requires: system(library.requires),
+        required: system(library.requires),
         // Only for a known major: headers of an unknown release check nothing.
         built_for: library.built_for.filter(|_| major != 0).map(|f| (f, major)),
         siblings: system(library.siblings),

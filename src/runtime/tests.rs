@@ -30,7 +30,7 @@ pub enum Module {}
 
 static CUSHIM_INFO: LibraryInfo = LibraryInfo {
     label: DRIVER.words.label,
-    short: DRIVER.words.short,
+    short_name: DRIVER.words.short,
     product: DRIVER.words.product,
     install: DRIVER.words.install,
     override_var: DRIVER.words.override_var,
@@ -43,7 +43,7 @@ static CUSHIM_INFO: LibraryInfo = LibraryInfo {
     wheel_dirs: None,
     toolkit_subdirs: &[],
     preload: &[],
-    requires: &[],
+    required: &[],
     built_for: None,
     siblings: &[],
     family: &[],
@@ -421,7 +421,7 @@ fn build_cpp_runtime_program() -> PathBuf {
          {var:?}, {version:?}, cushim::VersionQuery::number, 0u, true, false, {{{lnf}, {snf}, {stub}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
          none, none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread, nullptr, 0}};\n}}\n",
         label = info.label,
-        short = info.short,
+        short = info.short_name,
         product = info.product,
         install = info.install,
         var = info.override_var,
