@@ -11,6 +11,7 @@ use crate::diag::Error;
 use crate::ir::{Api, Fallback, Function};
 use crate::options::{Link, Options, Resolve, StreamMode};
 use crate::runtime;
+use crate::runtime::fields::{self, Field};
 use crate::version::CudaVersion;
 use cushim_runtime as loader;
 
@@ -133,8 +134,10 @@ struct Tables<'a> {
     count: &'a str,
     states: &'a str,
     slots: &'a str,
-    /// The objects it exports and their count. Example: `nullptr, 0`.
+    /// The objects it exports. Example: `CUSHIM_VARIABLES`.
     variables: &'a str,
+    /// Example: `CUSHIM_VARIABLE_COUNT`.
+    variable_count: &'a str,
 }
 
 /// A header besides the main one: its functions are defined (and checked)
@@ -155,19 +158,21 @@ struct CppLibrary {
     /// The `cushim::VersionQuery` of the Rust runtime's, by the same name.
     /// Example: `cushim::VersionQuery::major_minor`.
     version_query: &'static str,
-    /// `"cudnnGetCudartVersion", 13u` or `nullptr, 0u`.
+    /// A literal or `nullptr`. Example: `"cudnnGetCudartVersion"`.
     built_for: String,
+    /// The CUDA major `built_for` must report, 0 without it. Example: `13`.
+    built_for_major: u32,
     has_stub: bool,
     major: u32,
     label: String,
-    short: String,
+    short_name: String,
     product: String,
     install: String,
     override_var: String,
     toolkit_search: bool,
     names: (String, String),
     preload: (String, String),
-    requires: (String, String),
+    required: (String, String),
     siblings: (String, String),
     family: (String, String),
     wheel_dirs: (String, String),
@@ -210,21 +215,21 @@ impl CppLibrary {
                 VersionQuery::NumberInStatus => "cushim::VersionQuery::number_in_status",
                 VersionQuery::Absent => "cushim::VersionQuery::absent",
             },
-            built_for: match unix.built_for {
-                Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
-                None => "nullptr, 0u".into(),
-            },
+            built_for: unix
+                .built_for
+                .map_or_else(|| "nullptr".into(), |(f, _)| c_string(&f.to_string_lossy())),
+            built_for_major: unix.built_for.map_or(0, |(_, major)| major),
             has_stub: unix.stub_code.is_some(),
             major: unix.major,
             label: c_string(unix.label),
-            short: c_string(unix.short_name),
+            short_name: c_string(unix.short_name),
             product: c_string(unix.product),
             install: c_string(unix.install),
             override_var: c_string(unix.override_var),
             toolkit_search: unix.wheel_dirs.is_some(),
             names: (items(unix.names), items(windows.names)),
             preload: (items(unix.preload), items(windows.preload)),
-            requires: (items(unix.required), items(windows.required)),
+            required: (items(unix.required), items(windows.required)),
             siblings: (items(unix.siblings), items(windows.siblings)),
             family: (items(unix.family), items(windows.family)),
             wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
@@ -240,27 +245,63 @@ impl CppLibrary {
             ),
         }
     }
-}
 
-impl CppLibrary {
-    /// The file-name arrays of the library, `<prefix>_names` and the others,
-    /// per system.
+    /// The items of `field` on each system, for a field that is a list of
+    /// file names (an array of its own, named after the field).
+    #[deny(clippy::wildcard_enum_match_arm)]
+    fn list(&self, field: Field) -> Option<&(String, String)> {
+        Some(match field {
+            Field::Names => &self.names,
+            Field::WheelDirs => &self.wheel_dirs,
+            Field::ToolkitSubdirs => &self.toolkit_subdirs,
+            Field::Preload => &self.preload,
+            Field::Required => &self.required,
+            Field::Siblings => &self.siblings,
+            Field::Family => &self.family,
+            Field::Abi
+            | Field::Label
+            | Field::ShortName
+            | Field::Product
+            | Field::Install
+            | Field::OverrideVar
+            | Field::VersionFunction
+            | Field::VersionQuery
+            | Field::Stub
+            | Field::ProcAddress
+            | Field::Major
+            | Field::ToolkitSearch
+            | Field::BuiltFor
+            | Field::BuiltForMajor
+            | Field::Codes
+            | Field::Resolve
+            | Field::DefaultStream
+            | Field::Driver
+            | Field::Functions
+            | Field::Count
+            | Field::Aliases
+            | Field::Texts
+            | Field::TextCount
+            | Field::State
+            | Field::States
+            | Field::Slots
+            | Field::Thread
+            | Field::Variables
+            | Field::VariableCount => return None,
+        })
+    }
+
+    /// The file-name arrays of the library, `<prefix>_names` and the others
+    /// in the table's order, per system.
     fn arrays(&self, prefix: &str) -> String {
-        let lists = [
-            ("names", &self.names),
-            ("preload", &self.preload),
-            ("required", &self.requires),
-            ("siblings", &self.siblings),
-            ("family", &self.family),
-            ("wheel_dirs", &self.wheel_dirs),
-            ("toolkit_subdirs", &self.toolkit_subdirs),
-        ];
         let mut out = String::from("#ifdef _WIN32\n");
         for windows in [true, false] {
             if !windows {
                 out.push_str("#else\n");
             }
-            for (name, (unix, win)) in lists {
+            for row in fields::LIBRARY_INFO {
+                let (Some(name), Some((unix, win))) = (row.cpp, self.list(row.field)) else {
+                    continue;
+                };
                 let items = if windows { win } else { unix };
                 out.push_str(&format!(
                     "const char *const {prefix}_{name}[] = {{{items}nullptr}};\n"
@@ -272,66 +313,80 @@ impl CppLibrary {
     }
 
     /// The `cushim::LibraryInfo` literal `name`, over the arrays and state
-    /// named by `prefix`: the one writer of `cushim_this` and of
-    /// `cushim_runtime_library`.
+    /// named by `prefix`: the one description of `cushim_this` and of
+    /// `cushim_runtime_library`, laid out by [`fields::cpp_literal`].
     fn literal(&self, name: &str, prefix: &str, codes: &[(i64, String)], t: &Tables<'_>) -> String {
-        let codes: String = codes
-            .iter()
-            .map(|(value, what)| format!("\n        {value},  // {what}"))
-            .collect();
-        format!(
-            "const cushim::LibraryInfo {name} = {{
-    &CUSHIM_RUNTIME_ABI,
-    {},
-    {},
-    {},
-    {},
-    {},
-    {},
-    {},
-    {}u,  // the header's major, which the library must report (0: any)
-    {},  // a link-time stub
-    {},  // searched in pip wheels, conda and toolkits
-    {{{codes}
-    }},
-    {prefix}_names,
-    {prefix}_preload,
-    {prefix}_required,
-    {},  // the CUDA release it was built for, and the header's CUDA major
-    {prefix}_siblings,
-    {prefix}_family,
-    {prefix}_wheel_dirs,
-    {prefix}_toolkit_subdirs,
-    {},
-    {},
-    {},
-    {prefix}_aliases,
-    {prefix}_texts,
-    sizeof {prefix}_texts / sizeof {prefix}_texts[0] - 1,
-    &{prefix}_state,
-    {},
-    {},
-    {prefix}_thread,
-    {},  // the objects it exports, and how many
-}};",
-            self.label,
-            self.short,
-            self.product,
-            self.install,
-            self.override_var,
-            self.version_function,
-            self.version_query,
-            self.major,
-            self.has_stub,
-            self.toolkit_search,
-            self.built_for,
-            t.driver,
-            t.functions,
-            t.count,
-            t.states,
-            t.slots,
-            t.variables,
+        fields::cpp_literal(
+            name,
+            &CppInfo {
+                library: self,
+                prefix,
+                codes,
+                tables: t,
+            },
         )
+    }
+}
+
+/// A `cushim::LibraryInfo` literal's values, each a C++ expression.
+struct CppInfo<'a> {
+    library: &'a CppLibrary,
+    /// What the pair's arrays and state are named after. Example: `cushim`.
+    prefix: &'a str,
+    /// The codes, `(value, what it stands for)` ([`code_list`]).
+    codes: &'a [(i64, String)],
+    tables: &'a Tables<'a>,
+}
+
+impl fields::Values for CppInfo<'_> {
+    #[deny(clippy::wildcard_enum_match_arm)]
+    fn value(&self, field: Field) -> Option<String> {
+        let (l, t, prefix) = (self.library, self.tables, self.prefix);
+        Some(match field {
+            Field::Abi => "&CUSHIM_RUNTIME_ABI".into(),
+            Field::Label => l.label.clone(),
+            Field::ShortName => l.short_name.clone(),
+            Field::Product => l.product.clone(),
+            Field::Install => l.install.clone(),
+            Field::OverrideVar => l.override_var.clone(),
+            Field::VersionFunction => l.version_function.clone(),
+            Field::VersionQuery => l.version_query.into(),
+            Field::Stub => l.has_stub.to_string(),
+            Field::Major => format!("{}u", l.major),
+            Field::ToolkitSearch => l.toolkit_search.to_string(),
+            Field::BuiltFor => l.built_for.clone(),
+            Field::BuiltForMajor => format!("{}u", l.built_for_major),
+            // The arrays of `CppLibrary::arrays`.
+            Field::Names
+            | Field::WheelDirs
+            | Field::ToolkitSubdirs
+            | Field::Preload
+            | Field::Required
+            | Field::Siblings
+            | Field::Family => format!("{prefix}_{}", field.row().cpp?),
+            Field::Codes => {
+                let codes: String = self
+                    .codes
+                    .iter()
+                    .map(|(value, what)| format!("\n        {value},  // {what}"))
+                    .collect();
+                format!("{{{codes}\n    }}")
+            }
+            Field::Driver => t.driver.into(),
+            Field::Functions => t.functions.into(),
+            Field::Count => t.count.into(),
+            Field::Aliases => format!("{prefix}_aliases"),
+            Field::Texts => format!("{prefix}_texts"),
+            Field::TextCount => format!("sizeof {prefix}_texts / sizeof {prefix}_texts[0] - 1"),
+            Field::State => format!("&{prefix}_state"),
+            Field::States => t.states.into(),
+            Field::Slots => t.slots.into(),
+            Field::Thread => format!("{prefix}_thread"),
+            Field::Variables => t.variables.into(),
+            Field::VariableCount => t.variable_count.into(),
+            // `cushim::Driver`'s, for the driver only.
+            Field::ProcAddress | Field::Resolve | Field::DefaultStream => return None,
+        })
     }
 }
 
@@ -404,7 +459,8 @@ fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
         count: "0",
         states: "nullptr",
         slots: "nullptr",
-        variables: "nullptr, 0",
+        variables: "nullptr",
+        variable_count: "0",
     };
     Ok(CppRuntime {
         label: cudart.words.label,
@@ -730,6 +786,7 @@ pub fn emit(
                 states: "cushim_states",
                 slots: "CUSHIM_SLOTS",
                 variables: "CUSHIM_VARIABLES",
+                variable_count: "CUSHIM_VARIABLE_COUNT",
             },
         ),
         has_stub: library.has_stub,

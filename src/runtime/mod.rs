@@ -7,11 +7,15 @@
 //!   ([`library_info`]).
 //! - `shim_macro.rs` is the `cushim_shim!` macro that each module carries;
 //!   the unit tests below expand it over hand-written functions.
+//! - `fields.rs` is the table of the description's fields in both runtimes,
+//!   which both emitters' literals follow.
 //! - `cpp/` is the C++ runtime, `cushim_runtime.{h,cpp}` without a template
 //!   tag, kept in parts ([`cpp`]); the generator writes it beside the C++
 //!   pairs, which call into it.
 
 pub mod cpp;
+#[cfg(any(test, feature = "emit"))]
+pub(crate) mod fields;
 
 #[cfg(test)]
 mod tests;
