@@ -43,7 +43,7 @@ macro_rules! fields {
 }
 
 fields! {
-    Abi: -, abi, "&CUSHIM_RUNTIME_ABI: a pair and a runtime of other shapes do not link";
+    Abi: -, abi, "the runtime's shape: a pair and a runtime of other shapes do not link";
     Label: label, label, "\"... library not found\"";
     ShortName: short_name, short_name, "\"... too old\"";
     Product: product, product, "what its versions are versions of: \"needs ... 12.5\"";
@@ -323,7 +323,7 @@ mod tests {
         assert_eq!(lines[0], "const cushim::LibraryInfo x = {");
         assert_eq!(
             lines[1],
-            "    <abi>,  // abi: &CUSHIM_RUNTIME_ABI: a pair and a runtime of other shapes do not link"
+            "    <abi>,  // abi: the runtime's shape: a pair and a runtime of other shapes do not link"
         );
         assert_eq!(*lines.last().unwrap(), "};");
     }
