@@ -151,32 +151,11 @@ struct Optional {
     flag: String,
 }
 
-/// The library's description: C++ literals; lists as `(unix, windows)`, each
-/// item followed by `, ` (the template ends them with `nullptr`).
+/// The runtime's description of the library on each system (the pair picks
+/// with `_WIN32`), which the pair prints as C++ literals.
 struct CppLibrary {
-    version_function: String,
-    /// The `cushim::VersionQuery` of the Rust runtime's, by the same name.
-    /// Example: `cushim::VersionQuery::major_minor`.
-    version_query: &'static str,
-    /// A literal or `nullptr`. Example: `"cudnnGetCudartVersion"`.
-    built_for: String,
-    /// The CUDA major `built_for` must report, 0 without it. Example: `13`.
-    built_for_major: u32,
-    has_stub: bool,
-    major: u32,
-    label: String,
-    short_name: String,
-    product: String,
-    install: String,
-    override_var: String,
-    toolkit_search: bool,
-    names: (String, String),
-    preload: (String, String),
-    required: (String, String),
-    siblings: (String, String),
-    family: (String, String),
-    wheel_dirs: (String, String),
-    toolkit_subdirs: (String, String),
+    unix: &'static loader::LibraryInfo,
+    windows: &'static loader::LibraryInfo,
 }
 
 /// `, `-terminated C string literals.
@@ -187,77 +166,48 @@ fn items<S: AsRef<str>>(list: &[S]) -> String {
 }
 
 impl CppLibrary {
-    /// C++ literals of the runtime's description on each system (the pair
-    /// picks with `_WIN32`). The C++ runtime takes the wheel directories
-    /// with the major filled in, and Windows' own.
-    fn new(unix: &loader::LibraryInfo, windows: &loader::LibraryInfo) -> CppLibrary {
-        use cushim_runtime::VersionQuery;
-        let wheel_dirs = unix.wheel_dirs.unwrap_or_default();
-        // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
-        let windows_dirs: Vec<String> = wheel_dirs
-            .iter()
-            .flat_map(|d| match d.strip_suffix("/lib") {
-                Some(stem) => vec![format!("{stem}/bin"), format!("{stem}/bin/x86_64")],
-                None => vec![(*d).to_string()],
-            })
-            .map(|d| d.replace('/', "\\"))
-            .collect();
-        CppLibrary {
-            version_function: c_string(&unix.version_function.to_string_lossy()),
-            version_query: match unix.version_query {
-                VersionQuery::Number => "cushim::VersionQuery::number",
-                VersionQuery::MajorMinor => "cushim::VersionQuery::major_minor",
-                VersionQuery::Text => "cushim::VersionQuery::text",
-                VersionQuery::Property => "cushim::VersionQuery::property",
-                VersionQuery::Decimal => "cushim::VersionQuery::decimal",
-                VersionQuery::Returned => "cushim::VersionQuery::returned",
-                VersionQuery::Api => "cushim::VersionQuery::api",
-                VersionQuery::NumberInStatus => "cushim::VersionQuery::number_in_status",
-                VersionQuery::Absent => "cushim::VersionQuery::absent",
-            },
-            built_for: unix
-                .built_for
-                .map_or_else(|| "nullptr".into(), |(f, _)| c_string(&f.to_string_lossy())),
-            built_for_major: unix.built_for.map_or(0, |(_, major)| major),
-            has_stub: unix.stub_code.is_some(),
-            major: unix.major,
-            label: c_string(unix.label),
-            short_name: c_string(unix.short_name),
-            product: c_string(unix.product),
-            install: c_string(unix.install),
-            override_var: c_string(unix.override_var),
-            toolkit_search: unix.wheel_dirs.is_some(),
-            names: (items(unix.names), items(windows.names)),
-            preload: (items(unix.preload), items(windows.preload)),
-            required: (items(unix.required), items(windows.required)),
-            siblings: (items(unix.siblings), items(windows.siblings)),
-            family: (items(unix.family), items(windows.family)),
-            wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
-            toolkit_subdirs: (
-                items(unix.toolkit_subdirs),
-                items(
-                    &unix
-                        .toolkit_subdirs
-                        .iter()
-                        .map(|d| d.replace('/', "\\"))
-                        .collect::<Vec<_>>(),
-                ),
-            ),
-        }
+    fn new(
+        unix: &'static loader::LibraryInfo,
+        windows: &'static loader::LibraryInfo,
+    ) -> CppLibrary {
+        CppLibrary { unix, windows }
     }
 
-    /// The items of `field` on each system, for a field that is a list of
-    /// file names (an array of its own, named after the field).
+    /// The items of `field` on each system, each followed by `, ` (the
+    /// arrays end them with `nullptr`), for a field that is a list of names:
+    /// an array of its own, named after the field. The C++ runtime takes the
+    /// wheel directories with the major filled in, and Windows' own.
     #[deny(clippy::wildcard_enum_match_arm)]
-    fn list(&self, field: Field) -> Option<&(String, String)> {
+    fn list(&self, field: Field) -> Option<(String, String)> {
+        let (unix, windows) = (self.unix, self.windows);
+        let both = |pick: fn(&loader::LibraryInfo) -> &'static [&'static str]| {
+            (items(pick(unix)), items(pick(windows)))
+        };
+        let backslashes =
+            |dirs: &[&str]| -> Vec<String> { dirs.iter().map(|d| d.replace('/', "\\")).collect() };
         Some(match field {
-            Field::Names => &self.names,
-            Field::WheelDirs => &self.wheel_dirs,
-            Field::ToolkitSubdirs => &self.toolkit_subdirs,
-            Field::Preload => &self.preload,
-            Field::Required => &self.required,
-            Field::Siblings => &self.siblings,
-            Field::Family => &self.family,
+            Field::Names => both(|i| i.names),
+            Field::WheelDirs => {
+                let dirs = unix.wheel_dirs.unwrap_or_default();
+                // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
+                let windows_dirs: Vec<String> = dirs
+                    .iter()
+                    .flat_map(|d| match d.strip_suffix("/lib") {
+                        Some(stem) => vec![format!("{stem}/bin"), format!("{stem}/bin/x86_64")],
+                        None => vec![(*d).to_string()],
+                    })
+                    .map(|d| d.replace('/', "\\"))
+                    .collect();
+                (items(dirs), items(&windows_dirs))
+            }
+            Field::ToolkitSubdirs => (
+                items(unix.toolkit_subdirs),
+                items(&backslashes(unix.toolkit_subdirs)),
+            ),
+            Field::Preload => both(|i| i.preload),
+            Field::Required => both(|i| i.required),
+            Field::Siblings => both(|i| i.siblings),
+            Field::Family => both(|i| i.family),
             Field::Abi
             | Field::Label
             | Field::ShortName
@@ -341,21 +291,39 @@ struct CppInfo<'a> {
 impl fields::Values for CppInfo<'_> {
     #[deny(clippy::wildcard_enum_match_arm)]
     fn value(&self, field: Field) -> Option<String> {
-        let (l, t, prefix) = (self.library, self.tables, self.prefix);
+        use cushim_runtime::VersionQuery;
+        let (l, t, prefix) = (self.library.unix, self.tables, self.prefix);
+        let cstr = |c: &std::ffi::CStr| c_string(&c.to_string_lossy());
         Some(match field {
             Field::Abi => "&CUSHIM_RUNTIME_ABI".into(),
-            Field::Label => l.label.clone(),
-            Field::ShortName => l.short_name.clone(),
-            Field::Product => l.product.clone(),
-            Field::Install => l.install.clone(),
-            Field::OverrideVar => l.override_var.clone(),
-            Field::VersionFunction => l.version_function.clone(),
-            Field::VersionQuery => l.version_query.into(),
-            Field::Stub => l.has_stub.to_string(),
+            Field::Label => c_string(l.label),
+            Field::ShortName => c_string(l.short_name),
+            Field::Product => c_string(l.product),
+            Field::Install => c_string(l.install),
+            Field::OverrideVar => c_string(l.override_var),
+            Field::VersionFunction => cstr(l.version_function),
+            // The Rust runtime's variant, by the same name.
+            Field::VersionQuery => format!(
+                "cushim::VersionQuery::{}",
+                match l.version_query {
+                    VersionQuery::Number => "number",
+                    VersionQuery::MajorMinor => "major_minor",
+                    VersionQuery::Text => "text",
+                    VersionQuery::Property => "property",
+                    VersionQuery::Decimal => "decimal",
+                    VersionQuery::Returned => "returned",
+                    VersionQuery::Api => "api",
+                    VersionQuery::NumberInStatus => "number_in_status",
+                    VersionQuery::Absent => "absent",
+                }
+            ),
+            Field::Stub => l.stub_code.is_some().to_string(),
             Field::Major => format!("{}u", l.major),
-            Field::ToolkitSearch => l.toolkit_search.to_string(),
-            Field::BuiltFor => l.built_for.clone(),
-            Field::BuiltForMajor => format!("{}u", l.built_for_major),
+            Field::ToolkitSearch => l.wheel_dirs.is_some().to_string(),
+            Field::BuiltFor => l
+                .built_for
+                .map_or_else(|| "nullptr".into(), |(f, _)| cstr(f)),
+            Field::BuiltForMajor => format!("{}u", l.built_for.map_or(0, |(_, major)| major)),
             // The arrays of `CppLibrary::arrays`.
             Field::Names
             | Field::WheelDirs
