@@ -84,7 +84,7 @@ fn open(api: &Api, resolve: Resolve) -> Result<(Loaded, Seen, &'static LibraryIn
         }
         Err(LoadError::StubLibrary { path, .. }) => Err(Error::new(format!(
             "`{path}` is NVIDIA's stub library, not a {} ({} answered the stub code)",
-            info.short,
+            info.short_name,
             info.version_function.to_string_lossy()
         ))
         .hint("remove the toolkit's lib64/stubs directory from LD_LIBRARY_PATH")),
@@ -313,7 +313,7 @@ pub fn report(api: &Api, mode: StreamMode, resolve: Resolve) -> Result<String, E
     }
     line(
         &mut out,
-        &format!("{} version", info.short),
+        &format!("{} version", info.short_name),
         &format!(
             "{} ({})",
             version_text(library.version()),
@@ -346,12 +346,12 @@ pub fn report(api: &Api, mode: StreamMode, resolve: Resolve) -> Result<String, E
                 "{short} too old: needs {}, {short} is {}",
                 version_text(version),
                 version_text(library.version()),
-                short = info.short
+                short = info.short_name
             ),
             Some(Miss::VersionNotSufficient) => {
                 format!(
                     "version not sufficient: {} lacks the {} ABI",
-                    info.short,
+                    info.short_name,
                     version_text(version)
                 )
             }

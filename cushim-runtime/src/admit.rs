@@ -182,7 +182,7 @@ impl From<&str> for Refused {
 }
 
 /// What a copy needs before anything of it is called: the libraries it
-/// [requires](LibraryInfo::requires) from its own directory, and, where
+/// [requires](LibraryInfo::required) from its own directory, and, where
 /// its file does not tell, the CUDA release it was [built
 /// for](LibraryInfo::built_for). `Err` says why it is not used.
 pub(crate) fn admit(
@@ -192,7 +192,7 @@ pub(crate) fn admit(
     environment: Option<&Path>,
     attempts: &AtomicUsize,
 ) -> Result<(), Refused> {
-    if !info.requires.is_empty() {
+    if !info.required.is_empty() {
         let file = if opened.is_absolute() {
             Some(opened.to_path_buf())
         } else {
@@ -201,10 +201,10 @@ pub(crate) fn admit(
         let Some(dir) = file.as_deref().and_then(Path::parent) else {
             return Err(Refused::from(format!(
                 "its directory is unknown, and it needs `{}` from there",
-                info.requires.join("`, `")
+                info.required.join("`, `")
             )));
         };
-        for name in info.requires {
+        for name in info.required {
             let path = dir.join(name);
             load_sibling(&path, environment, attempts).map_err(|why| {
                 format!(
@@ -233,7 +233,7 @@ pub(crate) fn admit(
         let found = unsafe { std::mem::transmute::<*mut c_void, BuiltFor>(f)() };
         let found = u32::try_from(found).unwrap_or(u32::MAX);
         if found != 0 && found / 1000 != major {
-            let loaded = !info.requires.is_empty();
+            let loaded = !info.required.is_empty();
             return Err(Refused {
                 why: format!(
                     "it was built for CUDA {} (its `{}`), but the header is for CUDA {major}.x{}",
@@ -242,7 +242,7 @@ pub(crate) fn admit(
                     if loaded {
                         format!(
                             "; `{}` from its directory stay loaded, so no other copy is tried (name the right one with {})",
-                            info.requires.join("`, `"),
+                            info.required.join("`, `"),
                             info.override_var
                         )
                     } else {
@@ -346,7 +346,7 @@ fn load_siblings(
                     path: dir.join(name).display().to_string(),
                     skipped: Some(format!(
                         "its name carries the minor version, which the {} did not report",
-                        info.short
+                        info.short_name
                     )),
                 };
             }

@@ -175,7 +175,7 @@ pub(crate) fn wrong_major(info: &LibraryInfo, path: &str, found: u32, needed: u3
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let info = self.library();
-        let short = info.short;
+        let short = info.short_name;
         match self {
             LoadError::LibraryNotFound { tried, .. } => {
                 write!(f, "{} library not found; tried ", info.label)?;

@@ -10,7 +10,7 @@ pub struct LibraryInfo {
     /// Example: `CUDA driver` ("CUDA driver library not found").
     pub label: &'static str,
     /// Example: `driver` ("driver too old").
-    pub short: &'static str,
+    pub short_name: &'static str,
     /// What its versions are versions of. Example: `CUDA`.
     pub product: &'static str,
     /// How to get it. Example: `Install the NVIDIA driver`.
@@ -50,7 +50,7 @@ pub struct LibraryInfo {
     /// them is not used, and the search goes on. Example:
     /// `libcudnn_graph.so.9`, without which cuDNN aborts the process on its
     /// first call.
-    pub requires: &'static [&'static str],
+    pub required: &'static [&'static str],
     /// The function that reports the CUDA release the library was built
     /// for, as `size_t f(void)` answering 1000 × major + 10 × minor, and
     /// the header's CUDA major, which it must match: for a library whose

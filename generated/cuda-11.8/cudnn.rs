@@ -1748,7 +1748,7 @@ pub enum Module {}
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "cuDNN",
-    short: "cuDNN",
+    short_name: "cuDNN",
     product: "cuDNN",
     install: "Install cuDNN 9 (an `nvidia-cudnn-cu12` or `nvidia-cudnn-cu13` wheel, or NVIDIA's cuDNN package)",
     override_var: "CUSHIM_CUDNN_LIBRARY",
@@ -1761,7 +1761,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     wheel_dirs: Some(&["nvidia/cudnn/lib"]),
     toolkit_subdirs: &[],
     preload: &[],
-    requires: if cfg!(windows) { &["cudnn_graph64_9.dll"] } else { &["libcudnn_graph.so.9"] },
+    required: if cfg!(windows) { &["cudnn_graph64_9.dll"] } else { &["libcudnn_graph.so.9"] },
     built_for: Some((c"cudnnGetCudartVersion", 11)),
     siblings: if cfg!(windows) { &["cudnn_ops64_9.dll", "cudnn_cnn64_9.dll", "cudnn_adv64_9.dll", "cudnn_ext64_9.dll", "cudnn_heuristic64_9.dll", "cudnn_engines_precompiled64_9.dll", "cudnn_engines_runtime_compiled64_9.dll", "cudnn_engines_tensor_ir64_9.dll"] } else { &["libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9"] },
     family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", "cupti64_2022.3.0.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0"] },

@@ -44,20 +44,20 @@ namespace {
 // pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = {"cufft64_10.dll", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia\\cu11\\bin", "nvidia\\cu11\\bin\\x86_64", "nvidia\\cufft\\bin", "nvidia\\cufft\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"nvJitLink_110_0.dll", "nvrtc64_110_0.dll", nullptr};
 const char *const cushim_family[] = {"nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", "cupti64_2022.3.0.dll", nullptr};
-const char *const cushim_wheel_dirs[] = {"nvidia\\cu11\\bin", "nvidia\\cu11\\bin\\x86_64", "nvidia\\cufft\\bin", "nvidia\\cufft\\bin\\x86_64", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcufft.so.10", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cufft/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {"libnvJitLink.so.11", "libnvrtc.so.11", nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
-const char *const cushim_wheel_dirs[] = {"nvidia/cu11/lib", "nvidia/cufft/lib", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -224,20 +224,30 @@ struct cushim_table {
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
-#define CUSHIM_VARIABLES nullptr, 0
+#define CUSHIM_VARIABLES nullptr
+#define CUSHIM_VARIABLE_COUNT 0
 
 const cushim::LibraryInfo cushim_this = {
-    &CUSHIM_RUNTIME_ABI,
-    "cuFFT",
-    "cuFFT",
-    "cuFFT",
-    "Install cuFFT (the CUDA toolkit, or the `nvidia-cufft` wheel)",
-    "CUSHIM_CUFFT_LIBRARY",
-    "cufftGetProperty",
-    cushim::VersionQuery::property,
-    10u,  // the header's major, which the library must report (0: any)
-    false,  // a link-time stub
-    true,  // searched in pip wheels, conda and toolkits
+    &CUSHIM_RUNTIME_ABI,  // abi: the runtime's shape: a pair and a runtime of other shapes do not link
+    "cuFFT",  // label: "... library not found"
+    "cuFFT",  // short_name: "... too old"
+    "cuFFT",  // product: what its versions are versions of: "needs ... 12.5"
+    "Install cuFFT (the CUDA toolkit, or the `nvidia-cufft` wheel)",  // install: how to get it
+    "CUSHIM_CUFFT_LIBRARY",  // override_var: the variable that names it by absolute path
+    cushim_names,  // names: its file names, in order
+    "cufftGetProperty",  // version_function: the function that reports its version
+    cushim::VersionQuery::property,  // version_query: how that function answers
+    false,  // has_stub: a link-time stub answers the version function with codes.stub_library
+    10u,  // major: the header's major, which the library must report (0: any)
+    true,  // toolkit_search: searched in pip wheels, conda and toolkits
+    cushim_wheel_dirs,  // wheel_dirs: below site-packages
+    cushim_toolkit_subdirs,  // toolkit_subdirs: below a toolkit's root, after lib64 and lib
+    cushim_preload,  // preload: loaded first from its directory
+    cushim_required,  // required: must be in its directory: loaded after it, before any call
+    nullptr,  // built_for: the function that reports the CUDA release it was built for
+    0u,  // built_for_major: the header's CUDA major, which built_for must report
+    cushim_siblings,  // siblings: opened by name later: loaded after it from its directory
+    cushim_family,  // family: the libraries installed beside it (same CUDA major)
     {
         7,  // library not found: CUFFT_SETUP_FAILED
         16,  // symbol not found: CUFFT_NOT_SUPPORTED
@@ -246,26 +256,19 @@ const cushim::LibraryInfo cushim_this = {
         7,  // forked during the load: CUFFT_SETUP_FAILED
         0,  // success: CUFFT_SUCCESS
         4,  // invalid value: CUFFT_INVALID_VALUE
-    },
-    cushim_names,
-    cushim_preload,
-    cushim_required,
-    nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
-    cushim_siblings,
-    cushim_family,
-    cushim_wheel_dirs,
-    cushim_toolkit_subdirs,
-    nullptr,
-    cushim_functions,
-    cushim_count,
-    cushim_aliases,
-    cushim_texts,
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
-    &cushim_state,
-    cushim_states,
-    CUSHIM_SLOTS,
-    cushim_thread,
-    CUSHIM_VARIABLES,  // the objects it exports, and how many
+    },  // codes: what a call that never reached it returns
+    nullptr,  // driver: the driver's own settings, or null
+    cushim_functions,  // functions: the function table
+    cushim_count,  // count: its rows
+    cushim_aliases,  // aliases: the other C names of its functions
+    cushim_texts,  // texts: its status constants, for the functions that answer without it
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    &cushim_state,  // state: what the library became
+    cushim_states,  // states: what each function became
+    CUSHIM_SLOTS,  // slots: the stubs' slots, or null
+    cushim_thread,  // thread: this thread's latest failure
+    CUSHIM_VARIABLES,  // variables: the objects it exports, or null
+    CUSHIM_VARIABLE_COUNT,  // variable_count: how many
 };
 
 }  // namespace

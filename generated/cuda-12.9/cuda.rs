@@ -5394,7 +5394,7 @@ pub enum Module {}
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "CUDA driver",
-    short: "driver",
+    short_name: "driver",
     product: "CUDA",
     install: "Install the NVIDIA driver",
     override_var: "CUSHIM_CUDA_LIBRARY",
@@ -5407,7 +5407,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     wheel_dirs: None,
     toolkit_subdirs: &[],
     preload: &[],
-    requires: &[],
+    required: &[],
     built_for: None,
     siblings: &[],
     family: &[],

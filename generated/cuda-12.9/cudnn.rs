@@ -2050,7 +2050,7 @@ pub enum Module {}
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "cuDNN",
-    short: "cuDNN",
+    short_name: "cuDNN",
     product: "cuDNN",
     install: "Install cuDNN 9 (an `nvidia-cudnn-cu12` or `nvidia-cudnn-cu13` wheel, or NVIDIA's cuDNN package)",
     override_var: "CUSHIM_CUDNN_LIBRARY",
@@ -2063,7 +2063,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     wheel_dirs: Some(&["nvidia/cudnn/lib"]),
     toolkit_subdirs: &[],
     preload: &[],
-    requires: if cfg!(windows) { &["cudnn_graph64_9.dll"] } else { &["libcudnn_graph.so.9"] },
+    required: if cfg!(windows) { &["cudnn_graph64_9.dll"] } else { &["libcudnn_graph.so.9"] },
     built_for: Some((c"cudnnGetCudartVersion", 12)),
     siblings: if cfg!(windows) { &["cudnn_ops64_9.dll", "cudnn_cnn64_9.dll", "cudnn_adv64_9.dll", "cudnn_ext64_9.dll", "cudnn_heuristic64_9.dll", "cudnn_engines_precompiled64_9.dll", "cudnn_engines_runtime_compiled64_9.dll", "cudnn_engines_tensor_ir64_9.dll"] } else { &["libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9"] },
     family: if cfg!(windows) { &["nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", "cupti64_2025.2.1.dll", "cupti64_2025.1.1.dll", "cupti64_2024.3.2.dll", "cupti64_2024.2.0.dll", "cupti64_2024.1.1.dll", "cupti64_2023.3.1.dll", "cupti64_2023.2.2.dll", "cupti64_2023.1.1.dll", "cupti64_2022.4.1.dll"] } else { &["libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0"] },

@@ -60,20 +60,20 @@ namespace {
 // pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = {"cusolver64_11.dll", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cusolver\\bin", "nvidia\\cusolver\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {"nvJitLink_120_0.dll", "cusparse64_12.dll", "cublasLt64_12.dll", "cublas64_12.dll", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", "cupti64_2025.2.1.dll", "cupti64_2025.1.1.dll", "cupti64_2024.3.2.dll", "cupti64_2024.2.0.dll", "cupti64_2024.1.1.dll", "cupti64_2023.3.1.dll", "cupti64_2023.2.2.dll", "cupti64_2023.1.1.dll", "cupti64_2022.4.1.dll", nullptr};
-const char *const cushim_wheel_dirs[] = {"nvidia\\cu12\\bin", "nvidia\\cu12\\bin\\x86_64", "nvidia\\cusolver\\bin", "nvidia\\cusolver\\bin\\x86_64", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcusolver.so.11", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cusolver/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {"libnvJitLink.so.12", "libcusparse.so.12", "libcublasLt.so.12", "libcublas.so.12", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
-const char *const cushim_wheel_dirs[] = {"nvidia/cu12/lib", "nvidia/cusolver/lib", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -1096,20 +1096,30 @@ struct cushim_table {
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
-#define CUSHIM_VARIABLES nullptr, 0
+#define CUSHIM_VARIABLES nullptr
+#define CUSHIM_VARIABLE_COUNT 0
 
 const cushim::LibraryInfo cushim_this = {
-    &CUSHIM_RUNTIME_ABI,
-    "cuSOLVER",
-    "cuSOLVER",
-    "cuSOLVER",
-    "Install cuSOLVER (the CUDA toolkit, or the `nvidia-cusolver` wheel)",
-    "CUSHIM_CUSOLVER_LIBRARY",
-    "cusolverGetProperty",
-    cushim::VersionQuery::property,
-    11u,  // the header's major, which the library must report (0: any)
-    false,  // a link-time stub
-    true,  // searched in pip wheels, conda and toolkits
+    &CUSHIM_RUNTIME_ABI,  // abi: the runtime's shape: a pair and a runtime of other shapes do not link
+    "cuSOLVER",  // label: "... library not found"
+    "cuSOLVER",  // short_name: "... too old"
+    "cuSOLVER",  // product: what its versions are versions of: "needs ... 12.5"
+    "Install cuSOLVER (the CUDA toolkit, or the `nvidia-cusolver` wheel)",  // install: how to get it
+    "CUSHIM_CUSOLVER_LIBRARY",  // override_var: the variable that names it by absolute path
+    cushim_names,  // names: its file names, in order
+    "cusolverGetProperty",  // version_function: the function that reports its version
+    cushim::VersionQuery::property,  // version_query: how that function answers
+    false,  // has_stub: a link-time stub answers the version function with codes.stub_library
+    11u,  // major: the header's major, which the library must report (0: any)
+    true,  // toolkit_search: searched in pip wheels, conda and toolkits
+    cushim_wheel_dirs,  // wheel_dirs: below site-packages
+    cushim_toolkit_subdirs,  // toolkit_subdirs: below a toolkit's root, after lib64 and lib
+    cushim_preload,  // preload: loaded first from its directory
+    cushim_required,  // required: must be in its directory: loaded after it, before any call
+    nullptr,  // built_for: the function that reports the CUDA release it was built for
+    0u,  // built_for_major: the header's CUDA major, which built_for must report
+    cushim_siblings,  // siblings: opened by name later: loaded after it from its directory
+    cushim_family,  // family: the libraries installed beside it (same CUDA major)
     {
         1,  // library not found: CUSOLVER_STATUS_NOT_INITIALIZED
         9,  // symbol not found: CUSOLVER_STATUS_NOT_SUPPORTED
@@ -1118,26 +1128,19 @@ const cushim::LibraryInfo cushim_this = {
         1,  // forked during the load: CUSOLVER_STATUS_NOT_INITIALIZED
         0,  // success: CUSOLVER_STATUS_SUCCESS
         3,  // invalid value: CUSOLVER_STATUS_INVALID_VALUE
-    },
-    cushim_names,
-    cushim_preload,
-    cushim_required,
-    nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
-    cushim_siblings,
-    cushim_family,
-    cushim_wheel_dirs,
-    cushim_toolkit_subdirs,
-    nullptr,
-    cushim_functions,
-    cushim_count,
-    cushim_aliases,
-    cushim_texts,
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
-    &cushim_state,
-    cushim_states,
-    CUSHIM_SLOTS,
-    cushim_thread,
-    CUSHIM_VARIABLES,  // the objects it exports, and how many
+    },  // codes: what a call that never reached it returns
+    nullptr,  // driver: the driver's own settings, or null
+    cushim_functions,  // functions: the function table
+    cushim_count,  // count: its rows
+    cushim_aliases,  // aliases: the other C names of its functions
+    cushim_texts,  // texts: its status constants, for the functions that answer without it
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    &cushim_state,  // state: what the library became
+    cushim_states,  // states: what each function became
+    CUSHIM_SLOTS,  // slots: the stubs' slots, or null
+    cushim_thread,  // thread: this thread's latest failure
+    CUSHIM_VARIABLES,  // variables: the objects it exports, or null
+    CUSHIM_VARIABLE_COUNT,  // variable_count: how many
 };
 
 }  // namespace

@@ -29,20 +29,20 @@ namespace {
 // pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = {"cutensor.dll", nullptr};
+const char *const cushim_wheel_dirs[] = {"cutensor\\bin", "cutensor\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {"cublasLt64_12.dll", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"nvrtc64_120_0.dll", "nvJitLink_120_0.dll", "cublas64_12.dll", "cublasLt64_12.dll", "cudart64_12.dll", "cufft64_11.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_11.dll", "cupti64_2025.2.1.dll", "cupti64_2025.1.1.dll", "cupti64_2024.3.2.dll", "cupti64_2024.2.0.dll", "cupti64_2024.1.1.dll", "cupti64_2023.3.1.dll", "cupti64_2023.2.2.dll", "cupti64_2023.1.1.dll", "cupti64_2022.4.1.dll", nullptr};
-const char *const cushim_wheel_dirs[] = {"cutensor\\bin", "cutensor\\bin\\x86_64", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libcutensor.so.2", nullptr};
+const char *const cushim_wheel_dirs[] = {"cutensor/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {"libcublasLt.so.12", "../../nvidia/cublas/lib/libcublasLt.so.12", nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.12", "libnvJitLink.so.12", "libcublas.so.12", "libcublasLt.so.12", "libcudart.so.12", "libcufft.so.11", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.11", "libcupti.so.12", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
-const char *const cushim_wheel_dirs[] = {"cutensor/lib", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -222,25 +222,36 @@ const cushim::Variable cushim_variables[] = {
     {"CUTENSOR_COMPUTE_DESC_4X16F", cushim_object_CUTENSOR_COMPUTE_DESC_4X16F, sizeof(cutensorComputeDescriptor_t)},
 };
 }  // namespace
-#define CUSHIM_VARIABLES cushim_variables, sizeof cushim_variables / sizeof cushim_variables[0]
+#define CUSHIM_VARIABLES cushim_variables
+#define CUSHIM_VARIABLE_COUNT (sizeof cushim_variables / sizeof cushim_variables[0])
 #else
-#define CUSHIM_VARIABLES nullptr, 0
+#define CUSHIM_VARIABLES nullptr
+#define CUSHIM_VARIABLE_COUNT 0
 #endif
 
 namespace {
 
 const cushim::LibraryInfo cushim_this = {
-    &CUSHIM_RUNTIME_ABI,
-    "cuTENSOR",
-    "cuTENSOR",
-    "cuTENSOR",
-    "Install cuTENSOR 2 (a `cutensor-cu12` or `cutensor-cu13` wheel, or NVIDIA's libcutensor2 package)",
-    "CUSHIM_CUTENSOR_LIBRARY",
-    "cutensorGetVersion",
-    cushim::VersionQuery::returned,
-    0u,  // the header's major, which the library must report (0: any)
-    false,  // a link-time stub
-    true,  // searched in pip wheels, conda and toolkits
+    &CUSHIM_RUNTIME_ABI,  // abi: the runtime's shape: a pair and a runtime of other shapes do not link
+    "cuTENSOR",  // label: "... library not found"
+    "cuTENSOR",  // short_name: "... too old"
+    "cuTENSOR",  // product: what its versions are versions of: "needs ... 12.5"
+    "Install cuTENSOR 2 (a `cutensor-cu12` or `cutensor-cu13` wheel, or NVIDIA's libcutensor2 package)",  // install: how to get it
+    "CUSHIM_CUTENSOR_LIBRARY",  // override_var: the variable that names it by absolute path
+    cushim_names,  // names: its file names, in order
+    "cutensorGetVersion",  // version_function: the function that reports its version
+    cushim::VersionQuery::returned,  // version_query: how that function answers
+    false,  // has_stub: a link-time stub answers the version function with codes.stub_library
+    0u,  // major: the header's major, which the library must report (0: any)
+    true,  // toolkit_search: searched in pip wheels, conda and toolkits
+    cushim_wheel_dirs,  // wheel_dirs: below site-packages
+    cushim_toolkit_subdirs,  // toolkit_subdirs: below a toolkit's root, after lib64 and lib
+    cushim_preload,  // preload: loaded first from its directory
+    cushim_required,  // required: must be in its directory: loaded after it, before any call
+    "cutensorGetCudartVersion",  // built_for: the function that reports the CUDA release it was built for
+    12u,  // built_for_major: the header's CUDA major, which built_for must report
+    cushim_siblings,  // siblings: opened by name later: loaded after it from its directory
+    cushim_family,  // family: the libraries installed beside it (same CUDA major)
     {
         1,  // library not found: CUTENSOR_STATUS_NOT_INITIALIZED
         15,  // symbol not found: CUTENSOR_STATUS_NOT_SUPPORTED
@@ -249,26 +260,19 @@ const cushim::LibraryInfo cushim_this = {
         1,  // forked during the load: CUTENSOR_STATUS_NOT_INITIALIZED
         0,  // success: CUTENSOR_STATUS_SUCCESS
         7,  // invalid value: CUTENSOR_STATUS_INVALID_VALUE
-    },
-    cushim_names,
-    cushim_preload,
-    cushim_required,
-    "cutensorGetCudartVersion", 12u,  // the CUDA release it was built for, and the header's CUDA major
-    cushim_siblings,
-    cushim_family,
-    cushim_wheel_dirs,
-    cushim_toolkit_subdirs,
-    nullptr,
-    cushim_functions,
-    cushim_count,
-    cushim_aliases,
-    cushim_texts,
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
-    &cushim_state,
-    cushim_states,
-    CUSHIM_SLOTS,
-    cushim_thread,
-    CUSHIM_VARIABLES,  // the objects it exports, and how many
+    },  // codes: what a call that never reached it returns
+    nullptr,  // driver: the driver's own settings, or null
+    cushim_functions,  // functions: the function table
+    cushim_count,  // count: its rows
+    cushim_aliases,  // aliases: the other C names of its functions
+    cushim_texts,  // texts: its status constants, for the functions that answer without it
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    &cushim_state,  // state: what the library became
+    cushim_states,  // states: what each function became
+    CUSHIM_SLOTS,  // slots: the stubs' slots, or null
+    cushim_thread,  // thread: this thread's latest failure
+    CUSHIM_VARIABLES,  // variables: the objects it exports, or null
+    CUSHIM_VARIABLE_COUNT,  // variable_count: how many
 };
 
 }  // namespace

@@ -3684,7 +3684,7 @@ pub enum Module {}
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "NVML",
-    short: "NVML",
+    short_name: "NVML",
     product: "NVML",
     install: "Install the NVIDIA driver, which ships NVML",
     override_var: "CUSHIM_NVML_LIBRARY",
@@ -3697,7 +3697,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     wheel_dirs: None,
     toolkit_subdirs: &[],
     preload: &[],
-    requires: &[],
+    required: &[],
     built_for: None,
     siblings: &[],
     family: &[],

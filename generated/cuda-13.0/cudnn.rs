@@ -2050,7 +2050,7 @@ pub enum Module {}
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
     label: "cuDNN",
-    short: "cuDNN",
+    short_name: "cuDNN",
     product: "cuDNN",
     install: "Install cuDNN 9 (an `nvidia-cudnn-cu12` or `nvidia-cudnn-cu13` wheel, or NVIDIA's cuDNN package)",
     override_var: "CUSHIM_CUDNN_LIBRARY",
@@ -2063,7 +2063,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     wheel_dirs: Some(&["nvidia/cudnn/lib"]),
     toolkit_subdirs: &[],
     preload: &[],
-    requires: if cfg!(windows) { &["cudnn_graph64_9.dll"] } else { &["libcudnn_graph.so.9"] },
+    required: if cfg!(windows) { &["cudnn_graph64_9.dll"] } else { &["libcudnn_graph.so.9"] },
     built_for: Some((c"cudnnGetCudartVersion", 13)),
     siblings: if cfg!(windows) { &["cudnn_ops64_9.dll", "cudnn_cnn64_9.dll", "cudnn_adv64_9.dll", "cudnn_ext64_9.dll", "cudnn_heuristic64_9.dll", "cudnn_engines_precompiled64_9.dll", "cudnn_engines_runtime_compiled64_9.dll", "cudnn_engines_tensor_ir64_9.dll"] } else { &["libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9", "libcudnn_ext.so.9", "libcudnn_heuristic.so.9", "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_engines_tensor_ir.so.9"] },
     family: if cfg!(windows) { &["nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", "cupti64_13.dll", "cupti64_2026.3.1.dll", "cupti64_2026.2.1.dll", "cupti64_2026.1.2.dll", "cupti64_2025.4.1.dll", "cupti64_2025.3.1.dll"] } else { &["libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0"] },

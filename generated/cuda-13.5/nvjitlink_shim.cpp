@@ -36,20 +36,20 @@ namespace {
 // pip wheel directories it is searched in, per system.
 #ifdef _WIN32
 const char *const cushim_names[] = {"nvJitLink_130_0.dll", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\cu13\\bin\\x86_64", "nvidia\\nvjitlink\\bin", "nvidia\\nvjitlink\\bin\\x86_64", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"nvrtc64_130_0.dll", "nvJitLink_130_0.dll", "cublas64_13.dll", "cublasLt64_13.dll", "cudart64_13.dll", "cufft64_12.dll", "curand64_10.dll", "cusparse64_12.dll", "cusolver64_12.dll", "cupti64_13.dll", "cupti64_2026.3.1.dll", "cupti64_2026.2.1.dll", "cupti64_2026.1.2.dll", "cupti64_2025.4.1.dll", "cupti64_2025.3.1.dll", nullptr};
-const char *const cushim_wheel_dirs[] = {"nvidia\\cu13\\bin", "nvidia\\cu13\\bin\\x86_64", "nvidia\\nvjitlink\\bin", "nvidia\\nvjitlink\\bin\\x86_64", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #else
 const char *const cushim_names[] = {"libnvJitLink.so.13", nullptr};
+const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/nvjitlink/lib", nullptr};
+const char *const cushim_toolkit_subdirs[] = {nullptr};
 const char *const cushim_preload[] = {nullptr};
 const char *const cushim_required[] = {nullptr};
 const char *const cushim_siblings[] = {nullptr};
 const char *const cushim_family[] = {"libnvrtc.so.13", "libnvJitLink.so.13", "libcublas.so.13", "libcublasLt.so.13", "libcudart.so.13", "libcufft.so.12", "libcurand.so.10", "libcusparse.so.12", "libcusolver.so.12", "libcupti.so.13", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0", nullptr};
-const char *const cushim_wheel_dirs[] = {"nvidia/cu13/lib", "nvidia/nvjitlink/lib", nullptr};
-const char *const cushim_toolkit_subdirs[] = {nullptr};
 #endif
 
 // Each function's row in the table below, by its symbol.
@@ -159,20 +159,30 @@ struct cushim_table {
 #else
 #define CUSHIM_SLOTS nullptr
 #endif
-#define CUSHIM_VARIABLES nullptr, 0
+#define CUSHIM_VARIABLES nullptr
+#define CUSHIM_VARIABLE_COUNT 0
 
 const cushim::LibraryInfo cushim_this = {
-    &CUSHIM_RUNTIME_ABI,
-    "nvJitLink",
-    "nvJitLink",
-    "nvJitLink",
-    "Install nvJitLink (the CUDA toolkit, or the `nvidia-nvjitlink` wheel)",
-    "CUSHIM_NVJITLINK_LIBRARY",
-    "nvJitLinkVersion",
-    cushim::VersionQuery::major_minor,
-    13u,  // the header's major, which the library must report (0: any)
-    false,  // a link-time stub
-    true,  // searched in pip wheels, conda and toolkits
+    &CUSHIM_RUNTIME_ABI,  // abi: the runtime's shape: a pair and a runtime of other shapes do not link
+    "nvJitLink",  // label: "... library not found"
+    "nvJitLink",  // short_name: "... too old"
+    "nvJitLink",  // product: what its versions are versions of: "needs ... 12.5"
+    "Install nvJitLink (the CUDA toolkit, or the `nvidia-nvjitlink` wheel)",  // install: how to get it
+    "CUSHIM_NVJITLINK_LIBRARY",  // override_var: the variable that names it by absolute path
+    cushim_names,  // names: its file names, in order
+    "nvJitLinkVersion",  // version_function: the function that reports its version
+    cushim::VersionQuery::major_minor,  // version_query: how that function answers
+    false,  // has_stub: a link-time stub answers the version function with codes.stub_library
+    13u,  // major: the header's major, which the library must report (0: any)
+    true,  // toolkit_search: searched in pip wheels, conda and toolkits
+    cushim_wheel_dirs,  // wheel_dirs: below site-packages
+    cushim_toolkit_subdirs,  // toolkit_subdirs: below a toolkit's root, after lib64 and lib
+    cushim_preload,  // preload: loaded first from its directory
+    cushim_required,  // required: must be in its directory: loaded after it, before any call
+    nullptr,  // built_for: the function that reports the CUDA release it was built for
+    0u,  // built_for_major: the header's CUDA major, which built_for must report
+    cushim_siblings,  // siblings: opened by name later: loaded after it from its directory
+    cushim_family,  // family: the libraries installed beside it (same CUDA major)
     {
         6,  // library not found: NVJITLINK_ERROR_INTERNAL
         14,  // symbol not found: NVJITLINK_ERROR_OUTDATED_LIBRARY
@@ -181,26 +191,19 @@ const cushim::LibraryInfo cushim_this = {
         6,  // forked during the load: NVJITLINK_ERROR_INTERNAL
         0,  // success: NVJITLINK_SUCCESS
         3,  // invalid value: NVJITLINK_ERROR_INVALID_INPUT
-    },
-    cushim_names,
-    cushim_preload,
-    cushim_required,
-    nullptr, 0u,  // the CUDA release it was built for, and the header's CUDA major
-    cushim_siblings,
-    cushim_family,
-    cushim_wheel_dirs,
-    cushim_toolkit_subdirs,
-    nullptr,
-    cushim_functions,
-    cushim_count,
-    cushim_aliases,
-    cushim_texts,
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,
-    &cushim_state,
-    cushim_states,
-    CUSHIM_SLOTS,
-    cushim_thread,
-    CUSHIM_VARIABLES,  // the objects it exports, and how many
+    },  // codes: what a call that never reached it returns
+    nullptr,  // driver: the driver's own settings, or null
+    cushim_functions,  // functions: the function table
+    cushim_count,  // count: its rows
+    cushim_aliases,  // aliases: the other C names of its functions
+    cushim_texts,  // texts: its status constants, for the functions that answer without it
+    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    &cushim_state,  // state: what the library became
+    cushim_states,  // states: what each function became
+    CUSHIM_SLOTS,  // slots: the stubs' slots, or null
+    cushim_thread,  // thread: this thread's latest failure
+    CUSHIM_VARIABLES,  // variables: the objects it exports, or null
+    CUSHIM_VARIABLE_COUNT,  // variable_count: how many
 };
 
 }  // namespace

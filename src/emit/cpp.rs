@@ -11,6 +11,7 @@ use crate::diag::Error;
 use crate::ir::{Api, Fallback, Function};
 use crate::options::{Link, Options, Resolve, StreamMode};
 use crate::runtime;
+use crate::runtime::fields::{self, Field};
 use crate::version::CudaVersion;
 use cushim_runtime as loader;
 
@@ -133,8 +134,10 @@ struct Tables<'a> {
     count: &'a str,
     states: &'a str,
     slots: &'a str,
-    /// The objects it exports and their count. Example: `nullptr, 0`.
+    /// The objects it exports. Example: `CUSHIM_VARIABLES`.
     variables: &'a str,
+    /// Example: `CUSHIM_VARIABLE_COUNT`.
+    variable_count: &'a str,
 }
 
 /// A header besides the main one: its functions are defined (and checked)
@@ -148,30 +151,11 @@ struct Optional {
     flag: String,
 }
 
-/// The library's description: C++ literals; lists as `(unix, windows)`, each
-/// item followed by `, ` (the template ends them with `nullptr`).
+/// The runtime's description of the library on each system (the pair picks
+/// with `_WIN32`), which the pair prints as C++ literals.
 struct CppLibrary {
-    version_function: String,
-    /// The `cushim::VersionQuery` of the Rust runtime's, by the same name.
-    /// Example: `cushim::VersionQuery::major_minor`.
-    version_query: &'static str,
-    /// `"cudnnGetCudartVersion", 13u` or `nullptr, 0u`.
-    built_for: String,
-    has_stub: bool,
-    major: u32,
-    label: String,
-    short: String,
-    product: String,
-    install: String,
-    override_var: String,
-    toolkit_search: bool,
-    names: (String, String),
-    preload: (String, String),
-    requires: (String, String),
-    siblings: (String, String),
-    family: (String, String),
-    wheel_dirs: (String, String),
-    toolkit_subdirs: (String, String),
+    unix: &'static loader::LibraryInfo,
+    windows: &'static loader::LibraryInfo,
 }
 
 /// `, `-terminated C string literals.
@@ -182,85 +166,92 @@ fn items<S: AsRef<str>>(list: &[S]) -> String {
 }
 
 impl CppLibrary {
-    /// C++ literals of the runtime's description on each system (the pair
-    /// picks with `_WIN32`). The C++ runtime takes the wheel directories
-    /// with the major filled in, and Windows' own.
-    fn new(unix: &loader::LibraryInfo, windows: &loader::LibraryInfo) -> CppLibrary {
-        use cushim_runtime::VersionQuery;
-        let wheel_dirs = unix.wheel_dirs.unwrap_or_default();
-        // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
-        let windows_dirs: Vec<String> = wheel_dirs
-            .iter()
-            .flat_map(|d| match d.strip_suffix("/lib") {
-                Some(stem) => vec![format!("{stem}/bin"), format!("{stem}/bin/x86_64")],
-                None => vec![(*d).to_string()],
-            })
-            .map(|d| d.replace('/', "\\"))
-            .collect();
-        CppLibrary {
-            version_function: c_string(&unix.version_function.to_string_lossy()),
-            version_query: match unix.version_query {
-                VersionQuery::Number => "cushim::VersionQuery::number",
-                VersionQuery::MajorMinor => "cushim::VersionQuery::major_minor",
-                VersionQuery::Text => "cushim::VersionQuery::text",
-                VersionQuery::Property => "cushim::VersionQuery::property",
-                VersionQuery::Decimal => "cushim::VersionQuery::decimal",
-                VersionQuery::Returned => "cushim::VersionQuery::returned",
-                VersionQuery::Api => "cushim::VersionQuery::api",
-                VersionQuery::NumberInStatus => "cushim::VersionQuery::number_in_status",
-                VersionQuery::Absent => "cushim::VersionQuery::absent",
-            },
-            built_for: match unix.built_for {
-                Some((f, major)) => format!("{}, {major}u", c_string(&f.to_string_lossy())),
-                None => "nullptr, 0u".into(),
-            },
-            has_stub: unix.stub_code.is_some(),
-            major: unix.major,
-            label: c_string(unix.label),
-            short: c_string(unix.short),
-            product: c_string(unix.product),
-            install: c_string(unix.install),
-            override_var: c_string(unix.override_var),
-            toolkit_search: unix.wheel_dirs.is_some(),
-            names: (items(unix.names), items(windows.names)),
-            preload: (items(unix.preload), items(windows.preload)),
-            requires: (items(unix.requires), items(windows.requires)),
-            siblings: (items(unix.siblings), items(windows.siblings)),
-            family: (items(unix.family), items(windows.family)),
-            wheel_dirs: (items(wheel_dirs), items(&windows_dirs)),
-            toolkit_subdirs: (
-                items(unix.toolkit_subdirs),
-                items(
-                    &unix
-                        .toolkit_subdirs
-                        .iter()
-                        .map(|d| d.replace('/', "\\"))
-                        .collect::<Vec<_>>(),
-                ),
-            ),
-        }
+    fn new(
+        unix: &'static loader::LibraryInfo,
+        windows: &'static loader::LibraryInfo,
+    ) -> CppLibrary {
+        CppLibrary { unix, windows }
     }
-}
 
-impl CppLibrary {
-    /// The file-name arrays of the library, `<prefix>_names` and the others,
-    /// per system.
+    /// The items of `field` on each system, each followed by `, ` (the
+    /// arrays end them with `nullptr`), for a field that is a list of names:
+    /// an array of its own, named after the field. The C++ runtime takes the
+    /// wheel directories with the major filled in, and Windows' own.
+    #[deny(clippy::wildcard_enum_match_arm)]
+    fn list(&self, field: Field) -> Option<(String, String)> {
+        let (unix, windows) = (self.unix, self.windows);
+        let both = |pick: fn(&loader::LibraryInfo) -> &'static [&'static str]| {
+            (items(pick(unix)), items(pick(windows)))
+        };
+        let backslashes =
+            |dirs: &[&str]| -> Vec<String> { dirs.iter().map(|d| d.replace('/', "\\")).collect() };
+        Some(match field {
+            Field::Names => both(|i| i.names),
+            Field::WheelDirs => {
+                let dirs = unix.wheel_dirs.unwrap_or_default();
+                // Windows wheels keep DLLs in `bin` (12.x) or `bin/x86_64` (13.x).
+                let windows_dirs: Vec<String> = dirs
+                    .iter()
+                    .flat_map(|d| match d.strip_suffix("/lib") {
+                        Some(stem) => vec![format!("{stem}/bin"), format!("{stem}/bin/x86_64")],
+                        None => vec![(*d).to_string()],
+                    })
+                    .map(|d| d.replace('/', "\\"))
+                    .collect();
+                (items(dirs), items(&windows_dirs))
+            }
+            Field::ToolkitSubdirs => (
+                items(unix.toolkit_subdirs),
+                items(&backslashes(unix.toolkit_subdirs)),
+            ),
+            Field::Preload => both(|i| i.preload),
+            Field::Required => both(|i| i.required),
+            Field::Siblings => both(|i| i.siblings),
+            Field::Family => both(|i| i.family),
+            Field::Abi
+            | Field::Label
+            | Field::ShortName
+            | Field::Product
+            | Field::Install
+            | Field::OverrideVar
+            | Field::VersionFunction
+            | Field::VersionQuery
+            | Field::Stub
+            | Field::ProcAddress
+            | Field::Major
+            | Field::ToolkitSearch
+            | Field::BuiltFor
+            | Field::BuiltForMajor
+            | Field::Codes
+            | Field::Resolve
+            | Field::DefaultStream
+            | Field::Driver
+            | Field::Functions
+            | Field::Count
+            | Field::Aliases
+            | Field::Texts
+            | Field::TextCount
+            | Field::State
+            | Field::States
+            | Field::Slots
+            | Field::Thread
+            | Field::Variables
+            | Field::VariableCount => return None,
+        })
+    }
+
+    /// The file-name arrays of the library, `<prefix>_names` and the others
+    /// in the table's order, per system.
     fn arrays(&self, prefix: &str) -> String {
-        let lists = [
-            ("names", &self.names),
-            ("preload", &self.preload),
-            ("required", &self.requires),
-            ("siblings", &self.siblings),
-            ("family", &self.family),
-            ("wheel_dirs", &self.wheel_dirs),
-            ("toolkit_subdirs", &self.toolkit_subdirs),
-        ];
         let mut out = String::from("#ifdef _WIN32\n");
         for windows in [true, false] {
             if !windows {
                 out.push_str("#else\n");
             }
-            for (name, (unix, win)) in lists {
+            for row in fields::LIBRARY_INFO {
+                let (Some(name), Some((unix, win))) = (row.cpp, self.list(row.field)) else {
+                    continue;
+                };
                 let items = if windows { win } else { unix };
                 out.push_str(&format!(
                     "const char *const {prefix}_{name}[] = {{{items}nullptr}};\n"
@@ -272,66 +263,98 @@ impl CppLibrary {
     }
 
     /// The `cushim::LibraryInfo` literal `name`, over the arrays and state
-    /// named by `prefix`: the one writer of `cushim_this` and of
-    /// `cushim_runtime_library`.
+    /// named by `prefix`: the one description of `cushim_this` and of
+    /// `cushim_runtime_library`, laid out by [`fields::cpp_literal`].
     fn literal(&self, name: &str, prefix: &str, codes: &[(i64, String)], t: &Tables<'_>) -> String {
-        let codes: String = codes
-            .iter()
-            .map(|(value, what)| format!("\n        {value},  // {what}"))
-            .collect();
-        format!(
-            "const cushim::LibraryInfo {name} = {{
-    &CUSHIM_RUNTIME_ABI,
-    {},
-    {},
-    {},
-    {},
-    {},
-    {},
-    {},
-    {}u,  // the header's major, which the library must report (0: any)
-    {},  // a link-time stub
-    {},  // searched in pip wheels, conda and toolkits
-    {{{codes}
-    }},
-    {prefix}_names,
-    {prefix}_preload,
-    {prefix}_required,
-    {},  // the CUDA release it was built for, and the header's CUDA major
-    {prefix}_siblings,
-    {prefix}_family,
-    {prefix}_wheel_dirs,
-    {prefix}_toolkit_subdirs,
-    {},
-    {},
-    {},
-    {prefix}_aliases,
-    {prefix}_texts,
-    sizeof {prefix}_texts / sizeof {prefix}_texts[0] - 1,
-    &{prefix}_state,
-    {},
-    {},
-    {prefix}_thread,
-    {},  // the objects it exports, and how many
-}};",
-            self.label,
-            self.short,
-            self.product,
-            self.install,
-            self.override_var,
-            self.version_function,
-            self.version_query,
-            self.major,
-            self.has_stub,
-            self.toolkit_search,
-            self.built_for,
-            t.driver,
-            t.functions,
-            t.count,
-            t.states,
-            t.slots,
-            t.variables,
+        fields::cpp_literal(
+            name,
+            &CppInfo {
+                library: self,
+                prefix,
+                codes,
+                tables: t,
+            },
         )
+    }
+}
+
+/// A `cushim::LibraryInfo` literal's values, each a C++ expression.
+struct CppInfo<'a> {
+    library: &'a CppLibrary,
+    /// What the pair's arrays and state are named after. Example: `cushim`.
+    prefix: &'a str,
+    /// The codes, `(value, what it stands for)` ([`code_list`]).
+    codes: &'a [(i64, String)],
+    tables: &'a Tables<'a>,
+}
+
+impl fields::Values for CppInfo<'_> {
+    #[deny(clippy::wildcard_enum_match_arm)]
+    fn value(&self, field: Field) -> Option<String> {
+        use cushim_runtime::VersionQuery;
+        let (l, t, prefix) = (self.library.unix, self.tables, self.prefix);
+        let cstr = |c: &std::ffi::CStr| c_string(&c.to_string_lossy());
+        Some(match field {
+            Field::Abi => "&CUSHIM_RUNTIME_ABI".into(),
+            Field::Label => c_string(l.label),
+            Field::ShortName => c_string(l.short_name),
+            Field::Product => c_string(l.product),
+            Field::Install => c_string(l.install),
+            Field::OverrideVar => c_string(l.override_var),
+            Field::VersionFunction => cstr(l.version_function),
+            // The Rust runtime's variant, by the same name.
+            Field::VersionQuery => format!(
+                "cushim::VersionQuery::{}",
+                match l.version_query {
+                    VersionQuery::Number => "number",
+                    VersionQuery::MajorMinor => "major_minor",
+                    VersionQuery::Text => "text",
+                    VersionQuery::Property => "property",
+                    VersionQuery::Decimal => "decimal",
+                    VersionQuery::Returned => "returned",
+                    VersionQuery::Api => "api",
+                    VersionQuery::NumberInStatus => "number_in_status",
+                    VersionQuery::Absent => "absent",
+                }
+            ),
+            Field::Stub => l.stub_code.is_some().to_string(),
+            Field::Major => format!("{}u", l.major),
+            Field::ToolkitSearch => l.wheel_dirs.is_some().to_string(),
+            Field::BuiltFor => l
+                .built_for
+                .map_or_else(|| "nullptr".into(), |(f, _)| cstr(f)),
+            Field::BuiltForMajor => format!("{}u", l.built_for.map_or(0, |(_, major)| major)),
+            // The arrays of `CppLibrary::arrays`.
+            Field::Names
+            | Field::WheelDirs
+            | Field::ToolkitSubdirs
+            | Field::Preload
+            | Field::Required
+            | Field::Siblings
+            | Field::Family => format!("{prefix}_{}", field.row().cpp?),
+            Field::Codes => {
+                let codes: String = self
+                    .codes
+                    .iter()
+                    .map(|(value, what)| format!("\n        {value},  // {what}"))
+                    .collect();
+                format!("{{{codes}\n    }}")
+            }
+            Field::Driver => t.driver.into(),
+            Field::Functions => t.functions.into(),
+            Field::Count => t.count.into(),
+            Field::Aliases => format!("{prefix}_aliases"),
+            Field::Texts => format!("{prefix}_texts"),
+            Field::TextCount => format!("sizeof {prefix}_texts / sizeof {prefix}_texts[0] - 1"),
+            Field::State => format!("&{prefix}_state"),
+            Field::States => t.states.into(),
+            Field::Slots => t.slots.into(),
+            Field::Thread => format!("{prefix}_thread"),
+            Field::Variables => t.variables.into(),
+            Field::VariableCount => t.variable_count.into(),
+            // `cushim::Driver`'s, for the driver only.
+            Field::ProcAddress | Field::Resolve | Field::DefaultStream => return None,
+        })
     }
 }
 
@@ -404,7 +427,8 @@ fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
         count: "0",
         states: "nullptr",
         slots: "nullptr",
-        variables: "nullptr, 0",
+        variables: "nullptr",
+        variable_count: "0",
     };
     Ok(CppRuntime {
         label: cudart.words.label,
@@ -730,6 +754,7 @@ pub fn emit(
                 states: "cushim_states",
                 slots: "CUSHIM_SLOTS",
                 variables: "CUSHIM_VARIABLES",
+                variable_count: "CUSHIM_VARIABLE_COUNT",
             },
         ),
         has_stub: library.has_stub,

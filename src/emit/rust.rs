@@ -8,6 +8,7 @@ use crate::diag::Error;
 use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
 use crate::options::{Derives, EnumStyle, Link, Options, Resolve, StreamMode};
 use crate::runtime;
+use crate::runtime::fields::{self, Field};
 use crate::version::CudaVersion;
 use cushim_runtime::LibraryInfo;
 
@@ -35,9 +36,12 @@ struct Module<'a> {
     /// How the codes enum turns into codes and back.
     status: StatusShape,
     codes: crate::ir::Codes,
-    /// `CUSHIM_INFO`'s fields as Rust expressions.
-    library: LibraryFields,
-    /// `CUSHIM_INFO`'s fields, one a line ([`info_fields`]).
+    /// How the comments name the library. Example: `cuBLAS`.
+    label_text: &'static str,
+    /// The header's major, which the library must report; 0 when any
+    /// will do. Example: `13`.
+    major: u32,
+    /// `CUSHIM_INFO`'s fields, one a line ([`fields::rust_fields`]).
     info_fields: String,
     /// The CUDA runtime that hands out the functions (`--resolve
     /// runtime-entry-point`): `CUSHIM_RUNTIME_INFO`.
@@ -73,7 +77,7 @@ struct RuntimeInfo {
     label_text: &'static str,
     /// The header's major, which the runtime must report. Example: `13`.
     major: u32,
-    /// `CUSHIM_RUNTIME_INFO`'s fields, one a line ([`info_fields`]).
+    /// `CUSHIM_RUNTIME_INFO`'s fields, one a line ([`fields::rust_fields`]).
     fields: String,
 }
 
@@ -91,69 +95,93 @@ enum Fields {
     HandsOut,
 }
 
-/// The fields of a `cushim_runtime::LibraryInfo` literal, one a line: the
-/// one writer of `CUSHIM_INFO` and of `CUSHIM_RUNTIME_INFO`.
-fn info_fields(
-    l: &LibraryFields,
+/// A `cushim_runtime::LibraryInfo` literal's values, each a Rust
+/// expression: what `CUSHIM_INFO` and `CUSHIM_RUNTIME_INFO` print, laid out
+/// by [`fields::rust_fields`].
+struct RustInfo<'a> {
+    /// The runtime's description on each system: the module picks with
+    /// `cfg!(windows)` where the two differ.
+    unix: &'a LibraryInfo,
+    windows: &'a LibraryInfo,
+    /// The codes' values, in `cushim_runtime::Codes`' order.
     codes: [i64; 7],
-    code_names: [&str; 5],
-    resolve: &str,
-    stream: &str,
+    /// The status names of the first five codes ([`code_names`]).
+    code_names: [&'a str; 5],
+    /// Example: `ProcAddress`.
+    resolve: &'a str,
+    /// Example: `Legacy`.
+    stream: &'a str,
     kind: Fields,
-) -> String {
-    let names: Vec<String> = code_names.iter().map(|c| format!("`{c}`")).collect();
-    // A library without a status type (NVTX) names no constant.
-    let codes_comment = if code_names.iter().all(|c| c.is_empty()) {
-        format!(
-            "{} has no status type: no call answers these.",
-            l.label_text
-        )
-    } else {
-        format!(
-            "What a call that never reached the library returns: the values of\n    // {}.",
-            names.join(", ")
-        )
-    };
-    let [library_not_found, symbol_not_found, stub_library, too_old, not_initialized, success, invalid_value] =
-        codes;
-    let (resolve_comment, stream_comment) = match kind {
-        Fields::Own { has_streams } => (
-            "`--resolve` at generation time.".to_string(),
-            format!(
-                "`--stream` at generation time{}.",
-                if has_streams {
-                    ""
-                } else {
-                    " (this library has no per-thread variants)"
-                }
-            ),
-        ),
-        Fields::HandsOut => (
-            "Its own search finds it; only its entry point is called.".to_string(),
-            "Unread: the module's own stream mode picks the variants.".to_string(),
-        ),
-    };
-    format!(
-        "    label: {},
-    short: {},
-    product: {},
-    install: {},
-    override_var: {},
-    names: {},
-    version_function: {},
-    version_query: cushim_runtime::VersionQuery::{},
-    stub_code: {},
-    proc_address: {},
-    major: {},
-    wheel_dirs: {},
-    toolkit_subdirs: {},
-    preload: {},
-    requires: {},
-    built_for: {},
-    siblings: {},
-    family: {},
-    // {}
-    codes: cushim_runtime::Codes {{
+}
+
+impl RustInfo<'_> {
+    /// The text of `literal`, as its static's body.
+    fn fields(&self) -> String {
+        fields::rust_fields(self)
+    }
+}
+
+/// `&["a", "b"]`.
+fn str_list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
+    format!("&[{}]", quoted.join(", "))
+}
+
+/// `c"name"`.
+fn c_literal(c: &std::ffi::CStr) -> String {
+    format!("c{:?}", c.to_string_lossy())
+}
+
+impl fields::Values for RustInfo<'_> {
+    #[deny(clippy::wildcard_enum_match_arm)]
+    fn value(&self, field: Field) -> Option<String> {
+        let (unix, windows) = (self.unix, self.windows);
+        // Lists: one expression, `if cfg!(windows)` when the systems' differ.
+        let per_system = |pick: fn(&LibraryInfo) -> &'static [&'static str]| {
+            let (unix, windows) = (str_list(pick(unix)), str_list(pick(windows)));
+            if unix == windows {
+                unix
+            } else {
+                format!("if cfg!(windows) {{ {windows} }} else {{ {unix} }}")
+            }
+        };
+        Some(match field {
+            Field::Label => format!("{:?}", unix.label),
+            Field::ShortName => format!("{:?}", unix.short_name),
+            Field::Product => format!("{:?}", unix.product),
+            Field::Install => format!("{:?}", unix.install),
+            Field::OverrideVar => format!("{:?}", unix.override_var),
+            Field::Names => per_system(|i| i.names),
+            Field::VersionFunction => c_literal(unix.version_function),
+            // The runtime's own variant name: `Number`, `MajorMinor`, ...
+            Field::VersionQuery => {
+                format!("cushim_runtime::VersionQuery::{:?}", unix.version_query)
+            }
+            Field::Stub => unix
+                .stub_code
+                .map_or_else(|| "None".into(), |c| format!("Some({c})")),
+            Field::ProcAddress => match unix.proc_address {
+                Some((v2, v1)) => format!("Some(({}, {}))", c_literal(v2), c_literal(v1)),
+                None => "None".into(),
+            },
+            Field::Major => unix.major.to_string(),
+            Field::WheelDirs => unix
+                .wheel_dirs
+                .map_or_else(|| "None".into(), |dirs| format!("Some({})", str_list(dirs))),
+            Field::ToolkitSubdirs => str_list(unix.toolkit_subdirs),
+            Field::Preload => per_system(|i| i.preload),
+            Field::Required => per_system(|i| i.required),
+            Field::BuiltFor => match unix.built_for {
+                Some((f, major)) => format!("Some(({}, {major}))", c_literal(f)),
+                None => "None".into(),
+            },
+            Field::Siblings => per_system(|i| i.siblings),
+            Field::Family => per_system(|i| i.family),
+            Field::Codes => {
+                let [library_not_found, symbol_not_found, stub_library, too_old, not_initialized, success, invalid_value] =
+                    self.codes;
+                format!(
+                    "cushim_runtime::Codes {{
         library_not_found: {library_not_found},
         symbol_not_found: {symbol_not_found},
         stub_library: {stub_library},
@@ -161,31 +189,61 @@ fn info_fields(
         not_initialized: {not_initialized},
         success: {success},
         invalid_value: {invalid_value},
-    }},
-    // {resolve_comment}
-    resolve: cushim_runtime::Resolve::{resolve},
-    // {stream_comment}
-    default_stream: cushim_runtime::StreamMode::{stream},",
-        l.label,
-        l.short,
-        l.product,
-        l.install,
-        l.override_var,
-        l.names,
-        l.version_function,
-        l.version_query,
-        l.stub_code,
-        l.proc_address,
-        l.major,
-        l.wheel_dirs,
-        l.toolkit_subdirs,
-        l.preload,
-        l.requires,
-        l.built_for,
-        l.siblings,
-        l.family,
-        codes_comment,
-    )
+    }}"
+                )
+            }
+            Field::Resolve => format!("cushim_runtime::Resolve::{}", self.resolve),
+            Field::DefaultStream => format!("cushim_runtime::StreamMode::{}", self.stream),
+            Field::Abi
+            | Field::ToolkitSearch
+            | Field::BuiltForMajor
+            | Field::Driver
+            | Field::Functions
+            | Field::Count
+            | Field::Aliases
+            | Field::Texts
+            | Field::TextCount
+            | Field::State
+            | Field::States
+            | Field::Slots
+            | Field::Thread
+            | Field::Variables
+            | Field::VariableCount => return None,
+        })
+    }
+
+    fn note(&self, field: Field) -> Option<String> {
+        match (field, self.kind) {
+            // A library without a status type (NVTX) names no constant.
+            (Field::Codes, _) if self.code_names.iter().all(|c| c.is_empty()) => Some(format!(
+                "{} has no status type: no call answers these.",
+                self.unix.label
+            )),
+            (Field::Codes, _) => {
+                let names: Vec<String> = self.code_names.iter().map(|c| format!("`{c}`")).collect();
+                Some(format!(
+                    "What a call that never reached the library returns: the values of\n{}.",
+                    names.join(", ")
+                ))
+            }
+            (Field::Resolve, Fields::Own { .. }) => Some("`--resolve` at generation time.".into()),
+            (Field::DefaultStream, Fields::Own { has_streams }) => Some(format!(
+                "`--stream` at generation time{}.",
+                if has_streams {
+                    ""
+                } else {
+                    " (this library has no per-thread variants)"
+                }
+            )),
+            (Field::Resolve, Fields::HandsOut) => {
+                Some("Its own search finds it; only its entry point is called.".into())
+            }
+            (Field::DefaultStream, Fields::HandsOut) => {
+                Some("Unread: the module's own stream mode picks the variants.".into())
+            }
+            _ => None,
+        }
+    }
 }
 
 /// `CUSHIM_RUNTIME_INFO`: the CUDA runtime of headers of `major`, which
@@ -197,9 +255,10 @@ fn runtime_info(major: u32) -> Result<RuntimeInfo, Error> {
     Ok(RuntimeInfo {
         label_text: cudart.words.label,
         major: unix.major,
-        fields: info_fields(
-            &LibraryFields::new(unix, windows),
-            [
+        fields: RustInfo {
+            unix,
+            windows,
+            codes: [
                 c.library_not_found,
                 c.symbol_not_found,
                 c.stub_library,
@@ -209,15 +268,16 @@ fn runtime_info(major: u32) -> Result<RuntimeInfo, Error> {
                 c.invalid_value,
             ]
             .map(i64::from),
-            code_names(&cudart.codes),
-            "ProcAddress",
-            "Legacy",
-            Fields::HandsOut,
-        ),
+            code_names: code_names(&cudart.codes),
+            resolve: "ProcAddress",
+            stream: "Legacy",
+            kind: Fields::HandsOut,
+        }
+        .fields(),
     })
 }
 
-/// The status names of `codes`, in `info_fields`' order.
+/// The status names of `codes`, in `cushim_runtime::Codes`' order.
 fn code_names(codes: &crate::library::LoaderCodes) -> [&'static str; 5] {
     [
         codes.library_not_found.name,
@@ -226,87 +286,6 @@ fn code_names(codes: &crate::library::LoaderCodes) -> [&'static str; 5] {
         codes.too_old.name,
         codes.not_initialized.name,
     ]
-}
-
-/// The loader's description of the library, each field a Rust expression;
-/// lists as `(unix, windows)`.
-struct LibraryFields {
-    label: String,
-    /// The label as text. Example: `cuBLAS`.
-    label_text: &'static str,
-    short: String,
-    product: String,
-    install: String,
-    override_var: String,
-    /// Lists: one expression, `if cfg!(windows)` when the systems' differ.
-    names: String,
-    version_function: String,
-    /// Example: `Number`.
-    version_query: String,
-    /// Example: `Some(34)`.
-    stub_code: String,
-    proc_address: String,
-    major: u32,
-    wheel_dirs: String,
-    toolkit_subdirs: String,
-    preload: String,
-    requires: String,
-    /// Example: `Some((c"cudnnGetCudartVersion", 13))`.
-    built_for: String,
-    siblings: String,
-    family: String,
-}
-
-impl LibraryFields {
-    /// Rust literals of the runtime's description on each system (the
-    /// module picks with `cfg!(windows)` where the two differ).
-    fn new(unix: &LibraryInfo, windows: &LibraryInfo) -> LibraryFields {
-        let list = |items: &[&str]| -> String {
-            let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
-            format!("&[{}]", quoted.join(", "))
-        };
-        let per_system = |pick: fn(&LibraryInfo) -> &'static [&'static str]| {
-            let (unix, windows) = (list(pick(unix)), list(pick(windows)));
-            if unix == windows {
-                unix
-            } else {
-                format!("if cfg!(windows) {{ {windows} }} else {{ {unix} }}")
-            }
-        };
-        let cstr = |c: &std::ffi::CStr| format!("c{:?}", c.to_string_lossy());
-        LibraryFields {
-            label: format!("{:?}", unix.label),
-            label_text: unix.label,
-            short: format!("{:?}", unix.short),
-            product: format!("{:?}", unix.product),
-            install: format!("{:?}", unix.install),
-            override_var: format!("{:?}", unix.override_var),
-            names: per_system(|i| i.names),
-            version_function: cstr(unix.version_function),
-            // The runtime's own variant name: `Number`, `MajorMinor`, ...
-            version_query: format!("{:?}", unix.version_query),
-            stub_code: unix
-                .stub_code
-                .map_or_else(|| "None".into(), |c| format!("Some({c})")),
-            proc_address: match unix.proc_address {
-                Some((v2, v1)) => format!("Some(({}, {}))", cstr(v2), cstr(v1)),
-                None => "None".into(),
-            },
-            major: unix.major,
-            wheel_dirs: unix
-                .wheel_dirs
-                .map_or_else(|| "None".into(), |dirs| format!("Some({})", list(dirs))),
-            toolkit_subdirs: list(unix.toolkit_subdirs),
-            preload: per_system(|i| i.preload),
-            requires: per_system(|i| i.requires),
-            built_for: match unix.built_for {
-                Some((f, major)) => format!("Some(({}, {major}))", cstr(f)),
-                None => "None".into(),
-            },
-            siblings: per_system(|i| i.siblings),
-            family: per_system(|i| i.family),
-        }
-    }
 }
 
 /// One enum in its style, as Rust fragments.
@@ -516,10 +495,7 @@ pub fn emit(
         status_field.map(|_| status_type.as_str()),
     );
     let major = api.header_major()?;
-    let library = LibraryFields::new(
-        runtime::library_info(&api.library, major, false),
-        runtime::library_info(&api.library, major, true),
-    );
+    let unix = runtime::library_info(&api.library, major, false);
     let has_streams = api.library.parse.per_thread_define.is_some();
     let runtime = match options.resolve {
         Resolve::RuntimeEntryPoint => Some(runtime_info(major)?),
@@ -545,9 +521,12 @@ pub fn emit(
         status_field: status_field.map(|f| f.field),
         status,
         codes: api.codes,
-        info_fields: info_fields(
-            &library,
-            [
+        label_text: unix.label,
+        major: unix.major,
+        info_fields: RustInfo {
+            unix,
+            windows: runtime::library_info(&api.library, major, true),
+            codes: [
                 api.codes.library_not_found,
                 api.codes.symbol_not_found,
                 api.codes.stub_library,
@@ -556,19 +535,19 @@ pub fn emit(
                 api.codes.success,
                 api.codes.invalid_value,
             ],
-            code_names(&api.loader_codes()),
-            match options.resolve {
+            code_names: code_names(&api.loader_codes()),
+            resolve: match options.resolve {
                 Resolve::ProcAddress => "ProcAddress",
                 Resolve::Dlsym => "Dlsym",
                 Resolve::RuntimeEntryPoint => "RuntimeEntryPoint(&CUSHIM_RUNTIME_INFO)",
             },
-            match options.stream {
+            stream: match options.stream {
                 StreamMode::Legacy => "Legacy",
                 StreamMode::PerThread => "PerThread",
             },
-            Fields::Own { has_streams },
-        ),
-        library,
+            kind: Fields::Own { has_streams },
+        }
+        .fields(),
         runtime,
         has_streams,
         module_name: file_name

@@ -7,11 +7,15 @@
 //!   ([`library_info`]).
 //! - `shim_macro.rs` is the `cushim_shim!` macro that each module carries;
 //!   the unit tests below expand it over hand-written functions.
+//! - `fields.rs` is the table of the description's fields in both runtimes,
+//!   which both emitters' literals follow.
 //! - `cpp/` is the C++ runtime, `cushim_runtime.{h,cpp}` without a template
 //!   tag, kept in parts ([`cpp`]); the generator writes it beside the C++
 //!   pairs, which call into it.
 
 pub mod cpp;
+#[cfg(any(test, feature = "emit"))]
+pub(crate) mod fields;
 
 #[cfg(test)]
 mod tests;
@@ -92,7 +96,7 @@ pub fn library_info(
     };
     let info: &'static LibraryInfo = Box::leak(Box::new(LibraryInfo {
         label: library.words.label,
-        short: library.words.short,
+        short_name: library.words.short,
         product: library.words.product,
         install: library.words.install,
         override_var: library.words.override_var,
@@ -117,7 +121,7 @@ pub fn library_info(
             } => toolkit_subdirs,
         },
         preload: system(library.preload_for(major)),
-        requires: system(library.requires),
+        required: system(library.requires),
         // Only for a known major: headers of an unknown release check nothing.
         built_for: library.built_for.filter(|_| major != 0).map(|f| (f, major)),
         siblings: system(library.siblings),

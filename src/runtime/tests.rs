@@ -30,7 +30,7 @@ pub enum Module {}
 
 static CUSHIM_INFO: LibraryInfo = LibraryInfo {
     label: DRIVER.words.label,
-    short: DRIVER.words.short,
+    short_name: DRIVER.words.short,
     product: DRIVER.words.product,
     install: DRIVER.words.install,
     override_var: DRIVER.words.override_var,
@@ -43,7 +43,7 @@ static CUSHIM_INFO: LibraryInfo = LibraryInfo {
     wheel_dirs: None,
     toolkit_subdirs: &[],
     preload: &[],
-    requires: &[],
+    required: &[],
     built_for: None,
     siblings: &[],
     family: &[],
@@ -385,6 +385,63 @@ fn c_array(name: &str, words: &[&str]) -> String {
     format!("const char *const {name}[] = {{{quoted}nullptr}};\n")
 }
 
+/// The hand-written description of the driver that the C++ runtime is
+/// tested with alone: the driver's own words and codes, the one-row tables
+/// of [`build_cpp_runtime_program`].
+struct CppDriver;
+
+impl super::fields::Values for CppDriver {
+    #[deny(clippy::wildcard_enum_match_arm)]
+    fn value(&self, field: super::fields::Field) -> Option<String> {
+        use super::fields::Field;
+        let info = &super::CUSHIM_LIBRARY;
+        let c = super::CUSHIM_CODES;
+        Some(match field {
+            Field::Abi => "&CUSHIM_RUNTIME_ABI".into(),
+            Field::Label => format!("{:?}", info.label),
+            Field::ShortName => format!("{:?}", info.short_name),
+            Field::Product => format!("{:?}", info.product),
+            Field::Install => format!("{:?}", info.install),
+            Field::OverrideVar => format!("{:?}", info.override_var),
+            Field::Names => "names".into(),
+            Field::VersionFunction => format!("{:?}", info.version_function.to_str().unwrap()),
+            Field::VersionQuery => "cushim::VersionQuery::number".into(),
+            Field::Stub => "true".into(),
+            Field::Major => "0u".into(),
+            Field::ToolkitSearch => "false".into(),
+            Field::WheelDirs
+            | Field::ToolkitSubdirs
+            | Field::Preload
+            | Field::Required
+            | Field::Siblings
+            | Field::Family => "none".into(),
+            Field::BuiltFor => "nullptr".into(),
+            Field::BuiltForMajor => "0u".into(),
+            Field::Codes => format!(
+                "{{{}, {}, {}, {}, {}, 0, {}}}",
+                c.library_not_found,
+                c.symbol_not_found,
+                c.stub_library,
+                c.too_old,
+                c.not_initialized,
+                c.invalid_value
+            ),
+            Field::Driver => "&driver".into(),
+            Field::Functions => "functions".into(),
+            Field::Count | Field::TextCount => "1".into(),
+            Field::Aliases => "aliases".into(),
+            Field::Texts => "texts".into(),
+            Field::State => "&state".into(),
+            Field::States => "states".into(),
+            Field::Slots => "cushim_table::slots".into(),
+            Field::Thread => "thread".into(),
+            Field::Variables => "nullptr".into(),
+            Field::VariableCount => "0".into(),
+            Field::ProcAddress | Field::Resolve | Field::DefaultStream => return None,
+        })
+    }
+}
+
 /// The C++ runtime alone, linked with a hand-written description of the
 /// driver and a one-row table; built once for every test that runs it.
 fn cpp_runtime_program() -> &'static std::path::Path {
@@ -394,7 +451,6 @@ fn cpp_runtime_program() -> &'static std::path::Path {
 
 fn build_cpp_runtime_program() -> PathBuf {
     let dir = crate::temp::test_scratch("cpp-runtime");
-    let codes = super::CUSHIM_CODES;
     let info = &super::CUSHIM_LIBRARY;
     let (v2, v1) = info.proc_address.unwrap();
     let mut source = String::from(
@@ -410,29 +466,16 @@ fn build_cpp_runtime_program() -> PathBuf {
         v1.to_str().unwrap(),
         loader::STREAM_VAR
     ));
-    source.push_str(&format!(
-        "const cushim::Function functions[] = {{{{\"cuInit\", \"cuInit\", \"cuInit\", 2000u, -1, false, false}}}};\n\
-         const cushim::Alias aliases[] = {{{{\"cuInitAlias\", \"cuInit\"}}, {{nullptr, nullptr}}}};\n\
-         const cushim::StatusText texts[] = {{{{0, \"CUDA_SUCCESS\", \"no error\"}}}};\n\
+    source.push_str(
+        "const cushim::Function functions[] = {{\"cuInit\", \"cuInit\", \"cuInit\", 2000u, -1, false, false}};\n\
+         const cushim::Alias aliases[] = {{\"cuInitAlias\", \"cuInit\"}, {nullptr, nullptr}};\n\
+         const cushim::StatusText texts[] = {{0, \"CUDA_SUCCESS\", \"no error\"}};\n\
          cushim::Library state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
-         cushim::Thread *thread() {{ return &thread_state; }}\n\
-         struct cushim_table {{ static void *slots[1]; }};\n#define CUSHIM_SLOTS cushim_table::slots\n\
-         const cushim::LibraryInfo cushim_this = {{&CUSHIM_RUNTIME_ABI, {label:?}, {short:?}, {product:?}, {install:?}, \
-         {var:?}, {version:?}, cushim::VersionQuery::number, 0u, true, false, {{{lnf}, {snf}, {stub}, {old}, {ni}, 0, {inv}}}, names, none, none, nullptr, 0u, none, \
-         none, none, none, &driver, functions, 1, aliases, texts, 1, &state, states, cushim_table::slots, thread, nullptr, 0}};\n}}\n",
-        label = info.label,
-        short = info.short,
-        product = info.product,
-        install = info.install,
-        var = info.override_var,
-        version = info.version_function.to_str().unwrap(),
-        lnf = codes.library_not_found,
-        stub = codes.stub_library,
-        snf = codes.symbol_not_found,
-        old = codes.too_old,
-        ni = codes.not_initialized,
-        inv = codes.invalid_value,
-    ));
+         cushim::Thread *thread() { return &thread_state; }\n\
+         struct cushim_table { static void *slots[1]; };\n#define CUSHIM_SLOTS cushim_table::slots\n",
+    );
+    source.push_str(&super::fields::cpp_literal("cushim_this", &CppDriver));
+    source.push_str("\n}\n");
     source.push_str(
         r#"CUSHIM_STUB(int, cuInit, cuInit, 0, (unsigned int flags), (flags), cushim_code, CUSHIM_UNCHECKED)
 void *cushim_table::slots[1] = {CUSHIM_BINDER(cuInit)};

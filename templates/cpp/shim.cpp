@@ -196,7 +196,8 @@ struct cushim_table {
 #endif
 
 {%- if variables.is_empty() %}
-#define CUSHIM_VARIABLES nullptr, 0
+#define CUSHIM_VARIABLES nullptr
+#define CUSHIM_VARIABLE_COUNT 0
 {%- else %}
 }  // namespace
 
@@ -217,9 +218,11 @@ const cushim::Variable cushim_variables[] = {
 {%- endfor %}
 };
 }  // namespace
-#define CUSHIM_VARIABLES cushim_variables, sizeof cushim_variables / sizeof cushim_variables[0]
+#define CUSHIM_VARIABLES cushim_variables
+#define CUSHIM_VARIABLE_COUNT (sizeof cushim_variables / sizeof cushim_variables[0])
 #else
-#define CUSHIM_VARIABLES nullptr, 0
+#define CUSHIM_VARIABLES nullptr
+#define CUSHIM_VARIABLE_COUNT 0
 #endif
 
 namespace {

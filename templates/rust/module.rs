@@ -34,8 +34,8 @@ pub use self::sys::*;
 #[derive(Debug)]
 pub enum Module {}
 
-/// How the loader finds the library ({{ library.label_text }}), asks its version and
-/// reports failures: cushim's description of it{% if library.major != 0 %}, for headers of major {{ library.major }}{% endif %}.
+/// How the loader finds the library ({{ label_text }}), asks its version and
+/// reports failures: cushim's description of it{% if major != 0 %}, for headers of major {{ major }}{% endif %}.
 #[allow(dead_code)]
 #[rustfmt::skip]
 pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInfo {
@@ -52,7 +52,7 @@ pub static CUSHIM_RUNTIME_INFO: cushim_runtime::LibraryInfo = cushim_runtime::Li
 };
 {%- endif %}
 
-/// The library ({{ library.label_text }}), loaded on the first call of any shim of this module.
+/// The library ({{ label_text }}), loaded on the first call of any shim of this module.
 #[allow(dead_code)]
 #[rustfmt::skip]
 pub static CUSHIM_LIBRARY: cushim_runtime::Library = cushim_runtime::Library::new(&CUSHIM_INFO);

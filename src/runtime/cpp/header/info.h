@@ -174,31 +174,34 @@ struct Variable {
     std::size_t size;
 };
 
-// One library, as its pair describes it (the Rust runtime's `LibraryInfo`).
-// Constant: the mutable parts are the objects it points to.
+// One library, as its pair describes it: the Rust runtime's `LibraryInfo`,
+// whose fields it has in the same order (cushim's table of them,
+// src/runtime/fields.rs), less `proc_address`, `resolve` and `default_stream`
+// (in `Driver`), and with the pair's own tables. Constant: the mutable parts
+// are the objects it points to.
 struct LibraryInfo {
     const int *abi;  // &CUSHIM_RUNTIME_ABI: a pair and a runtime of other shapes do not link
-    const char *label;         // "CUDA driver", "NVRTC": "... library not found"
-    const char *short_name;    // "driver", "NVRTC": "... too old"
-    const char *product;       // "CUDA", "NVRTC": "needs ... 12.5"
-    const char *install;       // how to get it
-    const char *override_var;  // the variable that names it by absolute path
+    const char *label;                   // "CUDA driver", "NVRTC": "... library not found"
+    const char *short_name;              // "driver", "NVRTC": "... too old"
+    const char *product;                 // "CUDA", "NVRTC": "needs ... 12.5"
+    const char *install;                 // how to get it
+    const char *override_var;            // the variable that names it by absolute path
+    const char *const *names;            // file names, in order; null-terminated
     const char *version_function;
     VersionQuery version_query;
-    unsigned major;        // the header's major, which the library must report (0: any)
-    bool has_stub;         // a link-time stub answers the version function with codes.stub_library
-    bool toolkit_search;   // searched in pip wheels, conda and toolkits, not only by the system loader
-    Codes codes;
-    const char *const *names;       // file names, in order; null-terminated
-    const char *const *preload;     // loaded first from the same directory
-    const char *const *required;    // must be in its directory: loaded after it, before any call
-    const char *built_for;          // size_t f(void): the CUDA release it was built for, or null
-    unsigned built_for_major;       // the header's CUDA major, which built_for must report
-    const char *const *siblings;    // opened by name later: loaded after it from its directory, best effort
-    const char *const *family;      // file names of the libraries installed beside it (same CUDA major)
-    const char *const *wheel_dirs;  // below site-packages
+    bool has_stub;                       // a link-time stub answers the version function with codes.stub_library
+    unsigned major;                      // the header's major, which the library must report (0: any)
+    bool toolkit_search;                 // searched in pip wheels, conda and toolkits, not only by the system loader
+    const char *const *wheel_dirs;       // below site-packages
     const char *const *toolkit_subdirs;  // below a toolkit's root, after lib64 and lib (bin, bin\\x64)
-    const Driver *driver;           // null for every library but the driver
+    const char *const *preload;          // loaded first from the same directory
+    const char *const *required;         // must be in its directory: loaded after it, before any call
+    const char *built_for;               // size_t f(void): the CUDA release it was built for, or null
+    unsigned built_for_major;            // the header's CUDA major, which built_for must report
+    const char *const *siblings;         // opened by name later: loaded after it from its directory, best effort
+    const char *const *family;           // file names of the libraries installed beside it (same CUDA major)
+    Codes codes;
+    const Driver *driver;                // null for every library but the driver
     const Function *functions;
     std::size_t count;
     const Alias *aliases;
@@ -206,9 +209,9 @@ struct LibraryInfo {
     std::size_t text_count;
     Library *state;
     FunctionState *states;
-    void **slots;  // the stubs' slots, or null (the linked mode has no stubs)
+    void **slots;                        // the stubs' slots, or null (the linked mode has no stubs)
     Thread *(*thread)();
-    const Variable *variables;  // the objects it exports that the pair defines, or null
+    const Variable *variables;           // the objects it exports that the pair defines, or null
     std::size_t variable_count;
 };
 
