@@ -17,7 +17,7 @@ use common::{root, text};
 /// Modules other than the driver's and the first other library's newest are
 /// under the `every-library` feature. Also asserts that every library has
 /// committed modules.
-fn modules_rs() -> String {
+pub(crate) fn modules_rs() -> String {
     use cushim::library::{DRIVER, LIBRARIES};
     let mut text = format!(
         "/// Every driver API from 11.8 to 13.5.\npub mod merged {{\n    include!({:?});\n}}\n",

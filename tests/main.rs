@@ -4,6 +4,7 @@
 
 mod common;
 
+mod aarch64;
 mod bindgen_switch;
 mod check;
 mod cli;

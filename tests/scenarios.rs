@@ -28,7 +28,7 @@ use common::{compile, include_dir, missing_library, pair, root, run_ok, CXXFLAGS
 
 /// One test program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Program {
+pub(crate) enum Program {
     Rust,
     Cpp,
 }
@@ -415,14 +415,51 @@ table! {
     },
 }
 
-/// Runs row `name` in `program`.
+/// Where the programs and the fake drivers are built and run: this machine,
+/// or another architecture under an emulator (`tests/aarch64.rs`).
+pub(crate) struct Machine {
+    /// What its scratch names start with (the fakes', ...).
+    pub prefix: &'static str,
+    /// The C compiler that builds its fake drivers.
+    pub cc: &'static str,
+    /// A test program, built for it once.
+    pub program: fn(Program) -> &'static Path,
+    /// Runs a program's scenario.
+    pub run: Runner,
+}
+
+/// Runs `PROGRAM ARGS...` with `env` as [`common::scenario`] does; returns
+/// (stdout, stderr).
+pub(crate) type Runner = fn(&Path, &[&str], &[(&str, &Path)]) -> (String, String);
+
+/// This machine.
+const NATIVE: Machine = Machine {
+    prefix: "",
+    cc: "cc",
+    program: native_program,
+    run: common::scenario,
+};
+
+fn native_program(program: Program) -> &'static Path {
+    match program {
+        Program::Rust => rust_program(),
+        Program::Cpp => cpp_program(),
+    }
+}
+
+/// Runs row `name` in `program` on this machine.
 fn run(name: &str, program: Program) {
+    run_on(name, program, &NATIVE);
+}
+
+/// Runs row `name` in `program` on `machine`.
+pub(crate) fn run_on(name: &str, program: Program, machine: &Machine) {
     let row = TABLE.iter().find(|r| r.name == name).expect("a row");
     if row.when == When::NoSystemDriver && system_has_libcuda() {
         eprintln!("{name}: this machine has a libcuda.so.1: not run");
         return;
     }
-    let lib = row.fake.map(fake);
+    let lib = row.fake.map(|defines| fake(machine, defines));
     let value = |v: Val| -> PathBuf {
         let fake_lib = || lib.unwrap_or_else(|| panic!("{name}: {v:?} needs a fake"));
         match v {
@@ -431,7 +468,7 @@ fn run(name: &str, program: Program) {
             Missing => missing_library(),
             EmptyDir => empty_dir().to_path_buf(),
             BareSoDir => {
-                let dir = common::scratch(&format!("bare-so-{name}-{program:?}"));
+                let dir = common::scratch(&format!("{}bare-so-{name}-{program:?}", machine.prefix));
                 std::fs::copy(fake_lib(), dir.join("libcuda.so")).unwrap();
                 dir
             }
@@ -445,12 +482,9 @@ fn run(name: &str, program: Program) {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let env: Vec<(&str, PathBuf)> = row.env.iter().map(|&(k, v)| (k, value(v))).collect();
     let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
-    let bin = match program {
-        Program::Rust => rust_program(),
-        Program::Cpp => cpp_program(),
-    };
+    let bin = (machine.program)(program);
     for run in 1..=row.repeat {
-        let (stdout, stderr) = common::scenario(bin, &args, &env);
+        let (stdout, stderr) = (machine.run)(bin, &args, &env);
         if program == Program::Rust {
             assert!(
                 stderr.is_empty(),
@@ -468,19 +502,25 @@ fn run(name: &str, program: Program) {
     }
 }
 
-/// The fake driver built with `defines`: once per define set and test run.
-fn fake(defines: &'static [&'static str]) -> &'static Path {
-    type Builds = BTreeMap<Vec<&'static str>, &'static OnceLock<PathBuf>>;
+/// The fake driver built for `machine` with `defines`: once per machine,
+/// define set and test run.
+fn fake(machine: &Machine, defines: &'static [&'static str]) -> &'static Path {
+    /// A fake's machine (its prefix) and sorted defines.
+    type Key = (&'static str, Vec<&'static str>);
+    type Builds = BTreeMap<Key, &'static OnceLock<PathBuf>>;
     static BUILDS: Mutex<Builds> = Mutex::new(BTreeMap::new());
     let mut key = defines.to_vec();
     key.sort_unstable();
     let build = *BUILDS
         .lock()
         .unwrap()
-        .entry(key.clone())
+        .entry((machine.prefix, key.clone()))
         .or_insert_with(|| Box::leak(Box::default()));
     // Built outside the map's lock: different define sets build in parallel.
-    build.get_or_init(|| common::fake_driver(&fake_name(&key), &key))
+    build.get_or_init(|| {
+        let name = format!("{}{}", machine.prefix, fake_name(&key));
+        common::fake_driver_with(machine.cc, &name, &key)
+    })
 }
 
 /// `table-default`, `table-DRIVER_VERSION-12020`, ...: a scratch name per
@@ -540,17 +580,7 @@ fn cpp_program() -> &'static Path {
     BIN.get_or_init(|| {
         let include = include_dir("13.5");
         std::thread::scope(|s| {
-            let calls = s.spawn(|| {
-                let options = cushim::Builder::new().cuda_version("13.5");
-                let (api, _) = cushim::load(options.options()).unwrap();
-                let mut calls = String::new();
-                // Functions of another system (`cuWGLGetDevice`) are not declared here.
-                for f in api.functions.iter().filter(|f| f.platform.is_none()) {
-                    let args = vec!["{}"; f.params.len()].join(", ");
-                    writeln!(calls, "CALL({}, ({args}))", f.symbol).unwrap();
-                }
-                calls
-            });
+            let calls = s.spawn(calls_inc);
             let dir = pair("cpp-consumer", cushim::Builder::new().cuda_version("13.5"));
             let shim = {
                 let (dir, include) = (dir.clone(), &include);
@@ -585,6 +615,20 @@ fn cpp_program() -> &'static Path {
             bin
         })
     })
+}
+
+/// `calls.inc` of `tests/cpp/consumer.cpp`: a call of every 13.5 function of
+/// this system, with value-initialised arguments.
+pub(crate) fn calls_inc() -> String {
+    let options = cushim::Builder::new().cuda_version("13.5");
+    let (api, _) = cushim::load(options.options()).unwrap();
+    let mut calls = String::new();
+    // Functions of another system (`cuWGLGetDevice`) are not declared here.
+    for f in api.functions.iter().filter(|f| f.platform.is_none()) {
+        let args = vec!["{}"; f.params.len()].join(", ");
+        writeln!(calls, "CALL({}, ({args}))", f.symbol).unwrap();
+    }
+    calls
 }
 
 // Checks on the table itself and on what its rows run.
@@ -630,7 +674,7 @@ fn every_row_is_well_formed() {
 
 #[test]
 fn the_omit_knob_removes_the_v2_export_and_keeps_the_v1_trap() {
-    let nm = run_ok(Command::new("nm").arg("-D").arg(fake(NO_MEMALLOC)));
+    let nm = run_ok(Command::new("nm").arg("-D").arg(fake(&NATIVE, NO_MEMALLOC)));
     assert!(
         !nm.contains(" cuMemAlloc_v2"),
         "the knob removes the export"

@@ -456,6 +456,122 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
             "\tret\n"                                                                           \
             "\t.cfi_endproc\n"                                                                  \
             ".popsection\n");
+#elif defined(__aarch64__) && !defined(__ILP32__) && defined(__ELF__)
+// aarch64 ELF (cushim's src/runtime/cpp/arch/aarch64-elf.S).
+#define CUSHIM_ASM_STUBS 1
+
+// Where indirect branches must land on `bti` (-mbranch-protection=bti or
+// standard), the export and the thunk start with `bti c`, which a call
+// through a register and a jump through x16 or x17 may land on.
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define CUSHIM_ASM_LANDING "\tbti c\n"
+#else
+#define CUSHIM_ASM_LANDING ""
+#endif
+
+// One stub: the export loads its slot with acquire semantics (as the C++
+// stubs do: the runtime stores a bound address with release semantics) and
+// jumps there through x16, which a function that starts with `bti c` admits.
+// The slot starts at the stub's thunk, which hands the slot's address, tagged
+// with the stub's answer, to the pair's binder in x9.
+#define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)       \
+    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)                                                \
+    __asm__(".pushsection .text\n"                                                              \
+            ".globl " CUSHIM_STR(EXPORT) "\n"                                                   \
+            ".type " CUSHIM_STR(EXPORT) ", %function\n"                                         \
+            ".p2align 4\n"                                                                      \
+            CUSHIM_STR(EXPORT) ":\n"                                                            \
+            CUSHIM_ASM_LANDING                                                                  \
+            "\tadrp x16, " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "\n"                         \
+            "\tadd x16, x16, :lo12:" CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "\n"               \
+            "\tldar x16, [x16]\n"                                                               \
+            "\tbr x16\n"                                                                        \
+            ".size " CUSHIM_STR(EXPORT) ", .-" CUSHIM_STR(EXPORT) "\n"                          \
+            CUSHIM_STR(CUSHIM_API) "_thunk_" #SYMBOL ":\n"                                      \
+            CUSHIM_ASM_LANDING                                                                  \
+            "\tadrp x9, " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "+" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) "\n" \
+            "\tadd x9, x9, :lo12:" CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "+" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) "\n" \
+            "\tb " CUSHIM_STR(CUSHIM_API) "_bind\n"                                             \
+            ".popsection\n");
+
+// The pair's binder, `<api>_bind`, entered from a thunk with the tagged
+// slot address in x9, every argument register as the caller left it and
+// the stack as at the export's entry. It saves the argument registers, asks
+// cushim_runtime_bind for the row's address (the runtime stores it in the
+// slot) and jumps there with the registers restored; without one, it returns
+// cushim_runtime_answer's value (and a zero float). A failed binding leaves
+// the slot at the thunk, so that every failed call notes why. The return
+// address it keeps on the stack is signed (`paciasp`, `autiasp`: no-ops
+// where the processor lacks pointer authentication).
+#define CUSHIM_ASM_BINDERS                                                                      \
+    __asm__(".pushsection .text\n"                                                              \
+            ".p2align 4\n"                                                                      \
+            CUSHIM_STR(CUSHIM_API) "_bind:\n"                                                   \
+            "\t.cfi_startproc\n"                                                                \
+            "\thint #25 // paciasp\n"                                                           \
+            "\t.cfi_negate_ra_state\n"                                                          \
+            "\tstp x29, x30, [sp, #-240]!\n"                                                    \
+            "\t.cfi_def_cfa_offset 240\n"                                                       \
+            "\t.cfi_offset x29, -240\n"                                                         \
+            "\t.cfi_offset x30, -232\n"                                                         \
+            "\tmov x29, sp\n"                                                                   \
+            "\tstp x0, x1, [sp, #16]\n"                                                         \
+            "\tstp x2, x3, [sp, #32]\n"                                                         \
+            "\tstp x4, x5, [sp, #48]\n"                                                         \
+            "\tstp x6, x7, [sp, #64]\n"                                                         \
+            "\tstp x8, x9, [sp, #80]\n"                                                         \
+            "\tstp q0, q1, [sp, #96]\n"                                                         \
+            "\tstp q2, q3, [sp, #128]\n"                                                        \
+            "\tstp q4, q5, [sp, #160]\n"                                                        \
+            "\tstp q6, q7, [sp, #192]\n"                                                        \
+            "\tstr wzr, [sp, #224]\n"                                                           \
+            "\tadrp x0, " CUSHIM_STR(CUSHIM_API) "_self\n"                                      \
+            "\tldr x0, [x0, :lo12:" CUSHIM_STR(CUSHIM_API) "_self]\n"                           \
+            "\tand x1, x9, #-8\n"                                                               \
+            "\tadrp x2, " CUSHIM_STR(CUSHIM_API) "_slots\n"                                     \
+            "\tadd x2, x2, :lo12:" CUSHIM_STR(CUSHIM_API) "_slots\n"                            \
+            "\tsub x1, x1, x2\n"                                                                \
+            "\tlsr x1, x1, #3\n"                                                                \
+            "\tadd x2, sp, #224\n"                                                              \
+            "\tbl cushim_runtime_bind\n"                                                        \
+            "\tcbz x0, 1f\n"                                                                    \
+            "\tmov x16, x0\n"                                                                   \
+            "\tldp x0, x1, [sp, #16]\n"                                                         \
+            "\tldp x2, x3, [sp, #32]\n"                                                         \
+            "\tldp x4, x5, [sp, #48]\n"                                                         \
+            "\tldp x6, x7, [sp, #64]\n"                                                         \
+            "\tldr x8, [sp, #80]\n"                                                             \
+            "\tldp q0, q1, [sp, #96]\n"                                                         \
+            "\tldp q2, q3, [sp, #128]\n"                                                        \
+            "\tldp q4, q5, [sp, #160]\n"                                                        \
+            "\tldp q6, q7, [sp, #192]\n"                                                        \
+            "\t.cfi_remember_state\n"                                                           \
+            "\tldp x29, x30, [sp], #240\n"                                                      \
+            "\t.cfi_restore x29\n"                                                              \
+            "\t.cfi_restore x30\n"                                                              \
+            "\t.cfi_def_cfa_offset 0\n"                                                         \
+            "\thint #29 // autiasp\n"                                                           \
+            "\t.cfi_negate_ra_state\n"                                                          \
+            "\tbr x16\n"                                                                        \
+            "\t.cfi_restore_state\n"                                                            \
+            "1:\n"                                                                              \
+            "\tadrp x0, " CUSHIM_STR(CUSHIM_API) "_self\n"                                      \
+            "\tldr x0, [x0, :lo12:" CUSHIM_STR(CUSHIM_API) "_self]\n"                           \
+            "\tldr x1, [sp, #88]\n"                                                             \
+            "\tand x1, x1, #7\n"                                                                \
+            "\tldr w2, [sp, #224]\n"                                                            \
+            "\tadd x3, sp, #16\n"                                                               \
+            "\tbl cushim_runtime_answer\n"                                                      \
+            "\tmovi v0.2d, #0\n"                                                                \
+            "\tldp x29, x30, [sp], #240\n"                                                      \
+            "\t.cfi_restore x29\n"                                                              \
+            "\t.cfi_restore x30\n"                                                              \
+            "\t.cfi_def_cfa_offset 0\n"                                                         \
+            "\thint #29 // autiasp\n"                                                           \
+            "\t.cfi_negate_ra_state\n"                                                          \
+            "\tret\n"                                                                           \
+            "\t.cfi_endproc\n"                                                                  \
+            ".popsection\n");
 #endif
 #endif
 

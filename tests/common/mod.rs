@@ -136,9 +136,15 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 /// Builds the fake driver (`tests/fake/libcuda.c`) as `<dir>/libcuda.so.1`
 /// with extra C defines, using the system C compiler.
 pub fn fake_driver(name: &str, defines: &[&str]) -> PathBuf {
+    fake_driver_with("cc", name, defines)
+}
+
+/// [`fake_driver`] with the C compiler `cc` (a cross compiler), and with
+/// `defines` also the extra sources or options it is given.
+pub fn fake_driver_with(cc: &str, name: &str, defines: &[&str]) -> PathBuf {
     let dir = scratch(&format!("fake-{name}"));
     let lib = dir.join("libcuda.so.1");
-    let status = Command::new("cc")
+    let status = Command::new(cc)
         // -Bsymbolic: like NVIDIA's library, the fake's references to its own
         // functions are not interposed by a program that defines the same names.
         .args([

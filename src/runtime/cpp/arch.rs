@@ -34,11 +34,18 @@ macro_rules! arch {
 }
 
 /// Every platform with assembly stubs, in the order the header tests them.
-pub(super) const ARCHES: &[Arch] = &[arch!(
-    "x86-64 ELF",
-    "x86_64-elf.S",
-    "defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__)"
-)];
+pub(super) const ARCHES: &[Arch] = &[
+    arch!(
+        "x86-64 ELF",
+        "x86_64-elf.S",
+        "defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__)"
+    ),
+    arch!(
+        "aarch64 ELF",
+        "aarch64-elf.S",
+        "defined(__aarch64__) && !defined(__ILP32__) && defined(__ELF__)"
+    ),
+];
 
 /// What every platform's section needs of the build: GCC or Clang (their
 /// `__asm__` at file scope), and stubs in assembly not turned off.

@@ -1,0 +1,523 @@
+//! aarch64 (issue 36): the C++ pairs cross-compiled with
+//! `aarch64-linux-gnu-g++`, their programs run under `qemu-aarch64` against
+//! fake drivers built for aarch64, and the Rust modules cross-built for
+//! `aarch64-unknown-linux-gnu`. `.ci/run` installs the tools; without them
+//! these tests fail, unless `CUSHIM_SKIP_AARCH64=1` says to skip them.
+//!
+//! What runs under emulation is chosen to stay cheap: the register probe,
+//! the C program, and the scenario rows that show the fallback answers, a
+//! missing symbol, the binding paths and the race of first calls, for both
+//! runtimes. The other rows test the loader's search and the platform's
+//! loader, which are the same code on every architecture.
+
+use crate::common;
+use crate::scenarios::{self, Machine, Program, Runner};
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{include_dir, missing_library, root, run_ok, scratch, CXXFLAGS};
+
+/// The GNU triple of the cross tools.
+const TRIPLE: &str = "aarch64-linux-gnu";
+/// The Rust target.
+const RUST_TARGET: &str = "aarch64-unknown-linux-gnu";
+/// The cross toolchain's root, where qemu finds the dynamic loader and libc.
+const SYSROOT: &str = "/usr/aarch64-linux-gnu";
+
+fn tool(name: &str) -> String {
+    format!("{TRIPLE}-{name}")
+}
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn have_rust_target() -> bool {
+    Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", RUST_TARGET])
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
+        })
+}
+
+/// Whether the cross tools (and, with `rust`, the Rust target) are here;
+/// without them a test fails unless `CUSHIM_SKIP_AARCH64` is set.
+fn tools(rust: bool) -> bool {
+    let have = have(&tool("g++"))
+        && have(&tool("objdump"))
+        && have("qemu-aarch64")
+        && (!rust || have_rust_target());
+    assert!(
+        have || std::env::var_os("CUSHIM_SKIP_AARCH64").is_some(),
+        "install g++-aarch64-linux-gnu, qemu-user and the {RUST_TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_AARCH64=1"
+    );
+    have
+}
+
+/// The committed 13.5 pairs.
+fn generated() -> PathBuf {
+    root().join("generated/cuda-13.5")
+}
+
+/// `qemu-aarch64 PROGRAM ARGS...` with `env` set for the emulated program
+/// alone (`-E`: the emulator's own loader never sees an aarch64
+/// `LD_PRELOAD`), in a clean loader environment, under `timeout 60`.
+/// Asserts that it succeeded and printed `ok: SCENARIO`; returns (stdout,
+/// stderr), as [`common::scenario`] does.
+fn emulate(program: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, String) {
+    let mut cmd = Command::new("timeout");
+    cmd.args(["60", "qemu-aarch64", "-L", SYSROOT]);
+    for (k, v) in env {
+        cmd.arg("-E").arg(format!("{k}={}", v.display()));
+    }
+    cmd.arg(program).args(args);
+    for var in [
+        "CUSHIM_CUDA_LIBRARY",
+        "CUSHIM_PER_THREAD_DEFAULT_STREAM",
+        "LD_LIBRARY_PATH",
+        "LD_PRELOAD",
+        "QEMU_LD_PREFIX",
+    ] {
+        cmd.env_remove(var);
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let (stdout, stderr) = common::text(&out);
+    assert!(
+        out.status.success(),
+        "{args:?} under qemu-aarch64 failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains(&format!("ok: {}", args[0])), "{stdout}");
+    (stdout, stderr)
+}
+
+/// The committed 13.5 driver pair and the runtime beside it, compiled for
+/// aarch64 as a C program's build compiles them (`-fno-exceptions`), once:
+/// the pair's object and the runtime's. The pair reads no CUDA header: its
+/// stubs are all assembly.
+fn driver_objects() -> &'static (PathBuf, PathBuf) {
+    static OBJECTS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    OBJECTS.get_or_init(|| {
+        let dir = scratch("aarch64-driver");
+        let objects = (dir.join("cuda_shim.o"), dir.join("cushim_runtime.o"));
+        for (source, object) in [
+            ("cuda_shim.cpp", &objects.0),
+            ("cushim_runtime.cpp", &objects.1),
+        ] {
+            run_ok(
+                Command::new(tool("g++"))
+                    .args(CXXFLAGS)
+                    .args(["-fno-exceptions", "-c"])
+                    .arg(format!("-I{}", generated().display()))
+                    .arg(generated().join(source))
+                    .arg("-o")
+                    .arg(object),
+            );
+        }
+        objects
+    })
+}
+
+/// The instructions of `function` in `listing` (objdump's), up to the next
+/// symbol, without the alignment padding.
+fn body(listing: &str, function: &str) -> Vec<String> {
+    listing
+        .split(&format!("<{function}>:\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{function} in\n{listing}"))
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(":\t").map(|(_, i)| i.trim().to_string()))
+        .filter(|i| i != "nop")
+        .collect()
+}
+
+/// `function`'s mnemonics and their first operand, as `adrp x16`.
+fn shape(instructions: &[String]) -> Vec<String> {
+    instructions
+        .iter()
+        .map(|i| {
+            let mut words = i.split_whitespace();
+            let op = words.next().unwrap_or_default();
+            match words.next() {
+                Some(first) => format!("{op} {}", first.trim_end_matches(',')),
+                None => op.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The committed 13.5 driver pair's `cuInit` on aarch64 is four instructions
+/// ending in `br`: the slot's address (`adrp`, `add`), its load with acquire
+/// semantics (`ldar`, as the C++ stubs' atomic load) and the jump through
+/// x16. Its thunk tags the slot's address in x9 and branches to the binder.
+/// Built with `-mbranch-protection=standard`, the export and the thunk start
+/// with `bti c` and the object says it is BTI-ready.
+#[test]
+fn an_aarch64_stub_is_four_instructions_ending_in_br() {
+    if !tools(false) {
+        return;
+    }
+    let objdump = |object: &Path| {
+        run_ok(
+            Command::new(tool("objdump"))
+                .args(["-d", "--no-show-raw-insn"])
+                .arg(object),
+        )
+    };
+    let listing = objdump(&driver_objects().0);
+    let init = body(&listing, "cuInit");
+    assert_eq!(
+        shape(&init),
+        ["adrp x16", "add x16", "ldar x16", "br x16"],
+        "{init:?}"
+    );
+    let thunk = body(&listing, "cushim_cuda_thunk_cuInit");
+    assert_eq!(shape(&thunk)[..2], ["adrp x9", "add x9"], "{thunk:?}");
+    assert!(
+        thunk.len() == 3 && thunk[2].starts_with("b\t") && thunk[2].ends_with("<cushim_cuda_bind>"),
+        "{thunk:?}"
+    );
+    // cuGetErrorName answers from the fallback table: the same jump.
+    let name = body(&listing, "cuGetErrorName");
+    assert_eq!(shape(&name), shape(&init), "{name:?}");
+
+    let dir = scratch("aarch64-bti");
+    let object = dir.join("cuda_shim.o");
+    run_ok(
+        Command::new(tool("g++"))
+            .args(CXXFLAGS)
+            .args(["-mbranch-protection=standard", "-c"])
+            .arg(format!("-I{}", generated().display()))
+            .arg(generated().join("cuda_shim.cpp"))
+            .arg("-o")
+            .arg(&object),
+    );
+    let listing = objdump(&object);
+    let init = body(&listing, "cuInit");
+    assert_eq!(
+        shape(&init),
+        ["bti c", "adrp x16", "add x16", "ldar x16", "br x16"],
+        "{init:?}"
+    );
+    let thunk = body(&listing, "cushim_cuda_thunk_cuInit");
+    assert_eq!(shape(&thunk)[0], "bti c", "{thunk:?}");
+    let notes = run_ok(Command::new(tool("readelf")).arg("-n").arg(&object));
+    assert!(notes.contains("AArch64 feature: BTI, PAC"), "{notes}");
+}
+
+/// A C program linked against the committed 13.5 driver pair, built for
+/// aarch64, gets CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (303) from `cuInit`
+/// under qemu, where no driver exists.
+#[test]
+fn a_c_program_gets_303_under_qemu_without_a_driver() {
+    if !tools(false) {
+        return;
+    }
+    let dir = scratch("aarch64-c-program");
+    let (shim, runtime) = driver_objects();
+    let object = dir.join("c_program.o");
+    run_ok(
+        Command::new(tool("gcc"))
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-c"])
+            .arg(format!("-I{}", include_dir("13.5").display()))
+            .arg(format!("-I{}", generated().display()))
+            .arg(root().join("tests/cpp/c_program.c"))
+            .arg("-o")
+            .arg(&object),
+    );
+    let bin = dir.join("c_program");
+    run_ok(
+        Command::new(tool("gcc"))
+            .arg(&object)
+            .arg(shim)
+            .arg(runtime)
+            .args(["-pthread", "-ldl", "-o"])
+            .arg(&bin),
+    );
+    let out = Command::new("qemu-aarch64")
+        .args(["-L", SYSROOT])
+        .arg("-E")
+        .arg(format!(
+            "CUSHIM_CUDA_LIBRARY={}",
+            missing_library().display()
+        ))
+        .arg(&bin)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = common::text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("cuInit -> 303, status 1"), "{stdout}");
+}
+
+/// The register probe (`tests/aarch64/registers.h`): its pair, its fake
+/// driver (`tests/fake/libcuda.c` and `tests/aarch64/registers.c`, whose
+/// initializer changes every register a call may change) and its program,
+/// built with `cc`/`cxx` into `dir`. Returns the program and the fake.
+fn probe(dir: &Path, cc: &str, cxx: &str, prefix: &str) -> (PathBuf, PathBuf) {
+    let pair = dir.join("pair");
+    cushim::Builder::new()
+        .header(root().join("tests/aarch64/registers.h"), None)
+        .languages(&[cushim::Language::Cpp])
+        .out_dir(&pair)
+        .generate()
+        .unwrap();
+    let sources = root().join("tests/aarch64");
+    let mut objects = Vec::new();
+    for (compiler, source, flags) in [
+        (cxx, pair.join("registers_shim.cpp"), &CXXFLAGS[..]),
+        (cxx, pair.join("cushim_runtime.cpp"), &CXXFLAGS[..]),
+        (
+            cc,
+            sources.join("registers_program.c"),
+            &["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"][..],
+        ),
+    ] {
+        let object = dir.join(source.file_name().unwrap()).with_extension("o");
+        run_ok(
+            Command::new(compiler)
+                .args(flags)
+                .args(["-fno-exceptions", "-c"])
+                .arg(format!("-I{}", pair.display()))
+                .arg(format!("-I{}", sources.display()))
+                .arg(&source)
+                .arg("-o")
+                .arg(&object),
+        );
+        objects.push(object);
+    }
+    let bin = dir.join("registers");
+    run_ok(
+        Command::new(cc)
+            .args(&objects)
+            .args(["-pthread", "-ldl", "-o"])
+            .arg(&bin),
+    );
+    let registers = sources.join("registers.c");
+    let fake = common::fake_driver_with(
+        cc,
+        &format!("{prefix}registers"),
+        &[registers.to_str().unwrap()],
+    );
+    (bin, fake)
+}
+
+/// The binder hands every argument register on: x0-x7, the indirect
+/// result's address in x8 and v0-v7 on aarch64 (under qemu), rdi-r9 and
+/// xmm0-xmm7 on x86-64, and the arguments on the stack past them. Each
+/// function of the probe runs first in a process of its own, so that its
+/// first call loads the library, whose initializer changes every register a
+/// call may change, between the binder's saving and restoring. Without the
+/// library each stub answers 303.
+#[test]
+fn the_binder_keeps_every_argument_register_on_aarch64_and_x86_64() {
+    let aarch64 = tools(false);
+    let mut machines: Vec<(&str, &str, &str, Runner)> = vec![("", "cc", "g++", native as Runner)];
+    if aarch64 {
+        machines.push((
+            "aarch64-",
+            "aarch64-linux-gnu-gcc",
+            "aarch64-linux-gnu-g++",
+            emulate,
+        ));
+    }
+    for (prefix, cc, cxx, run) in machines {
+        let dir = scratch(&format!("{prefix}register-probe"));
+        let (bin, fake) = probe(&dir, cc, cxx, prefix);
+        for scenario in ["integers", "floats", "mixed", "indirect"] {
+            run(&bin, &[scenario], &[("CUSHIM_CUDA_LIBRARY", &fake)]);
+        }
+        run(
+            &bin,
+            &["no-library"],
+            &[("CUSHIM_CUDA_LIBRARY", &missing_library())],
+        );
+    }
+}
+
+fn native(program: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, String) {
+    common::scenario(program, args, env)
+}
+
+/// Rows of `tests/scenarios.rs` that run under qemu for both programs: the
+/// fallback answers of every function (`no_library`), calls that round-trip
+/// and a function the fake lacks (`fake`), a missing symbol, the toolkit
+/// stub, the binding paths, a driver too old, per-thread twins, and 32
+/// threads racing on the first call.
+const ROWS: &[&str] = &[
+    "no_library",
+    "fake",
+    "missing_symbol",
+    "stub",
+    "binds_proc_v2",
+    "binds_dlsym",
+    "too_old_12_2",
+    "per_thread",
+    "race",
+];
+
+/// aarch64 under qemu, for the scenario table.
+const AARCH64: Machine = Machine {
+    prefix: "aarch64-",
+    cc: "aarch64-linux-gnu-gcc",
+    program,
+    run: emulate,
+};
+
+fn program(program: Program) -> &'static Path {
+    match program {
+        Program::Cpp => cpp_program(),
+        Program::Rust => rust_program(),
+    }
+}
+
+/// `tests/cpp/consumer.cpp` built for aarch64 against the committed 13.5
+/// pair. The system's OpenGL, EGL and VDPAU headers, which the interop
+/// headers include, are architecture-neutral: searched after the cross
+/// compiler's own.
+fn cpp_program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let dir = scratch("aarch64-cpp-consumer");
+        std::fs::write(dir.join("calls.inc"), scenarios::calls_inc()).unwrap();
+        let object = dir.join("consumer.o");
+        run_ok(
+            Command::new(tool("g++"))
+                .args(CXXFLAGS)
+                .args(["-pthread", "-c"])
+                .arg(format!("-I{}", include_dir("13.5").display()))
+                .arg(format!("-I{}", generated().display()))
+                .arg(format!("-I{}", dir.display()))
+                .args(["-idirafter", "/usr/include"])
+                .arg(root().join("tests/cpp/consumer.cpp"))
+                .arg("-o")
+                .arg(&object),
+        );
+        let (shim, runtime) = driver_objects();
+        let bin = dir.join("consumer");
+        run_ok(
+            Command::new(tool("g++"))
+                .arg(&object)
+                .arg(shim)
+                .arg(runtime)
+                .args(["-pthread", "-ldl", "-rdynamic", "-o"])
+                .arg(&bin),
+        );
+        bin
+    })
+}
+
+/// `tests/consumer` cross-built for aarch64 (its build script runs here).
+fn rust_program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let target = common::nested_target();
+        cargo_for_aarch64(&["build", "--quiet"], "tests/consumer/Cargo.toml", &[]);
+        target.join(RUST_TARGET).join("debug/cushim-consumer")
+    })
+}
+
+/// `cargo ARGS --target aarch64-unknown-linux-gnu` on `manifest`, in the
+/// nested crates' target directory, linked by the cross compiler.
+fn cargo_for_aarch64(args: &[&str], manifest: &str, env: &[(&str, &Path)]) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(args)
+        .args(["--locked", "--target", RUST_TARGET, "--manifest-path"])
+        .arg(root().join(manifest))
+        .arg("--target-dir")
+        .arg(common::nested_target())
+        .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", tool("gcc"))
+        .env_remove("RUSTFLAGS");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run_ok(&mut cmd);
+}
+
+#[test]
+fn scenario_rows_of_the_cpp_program_under_qemu() {
+    if !tools(false) {
+        return;
+    }
+    for row in ROWS {
+        scenarios::run_on(row, Program::Cpp, &AARCH64);
+    }
+}
+
+#[test]
+fn scenario_rows_of_the_rust_program_under_qemu() {
+    if !tools(true) {
+        return;
+    }
+    for row in ROWS {
+        scenarios::run_on(row, Program::Rust, &AARCH64);
+    }
+}
+
+/// Every committed 13.5 pair compiles and assembles for aarch64 as a user
+/// builds it (the headers on the include path, read only where a stub is
+/// C++), and its stubs' types match the headers as aarch64 reads them
+/// (`CUSHIM_CHECK_SIGNATURES`, where `char` is unsigned).
+#[test]
+fn every_committed_13_5_pair_compiles_for_aarch64() {
+    if !tools(false) {
+        return;
+    }
+    let dir = scratch("aarch64-pairs");
+    let mut checked = 0;
+    for library in cushim::library::LIBRARIES {
+        let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+        let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+        let source = generated().join(format!("{}_shim.cpp", library.stem));
+        let object = dir.join(format!("{}_shim.o", library.stem));
+        for flags in [
+            &["-O0", "-c", "-o", object.to_str().unwrap()][..],
+            &["-fsyntax-only", "-DCUSHIM_CHECK_SIGNATURES"][..],
+        ] {
+            run_ok(
+                Command::new(tool("g++"))
+                    .args(["-std=c++17", "-Wall", "-Wextra", "-Werror"])
+                    .args(flags)
+                    .arg(format!("-I{}", include.display()))
+                    .arg(format!("-I{}", root().join("headers/foreign").display()))
+                    .arg(format!("-I{}", generated().display()))
+                    .args(["-idirafter", "/usr/include"])
+                    .arg(&source),
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, cushim::library::LIBRARIES.len());
+}
+
+/// Every committed Rust module that `tests/lint-consumer` vendors (each
+/// library's newest and oldest release, and the driver's merged module)
+/// type-checks for aarch64, where C's `char` is unsigned.
+#[test]
+fn every_vendored_rust_module_checks_for_aarch64() {
+    if !tools(true) {
+        return;
+    }
+    let target = common::nested_target();
+    let list = target.join("lint-modules-aarch64.rs");
+    let modules = crate::lint::modules_rs();
+    std::fs::create_dir_all(&target).unwrap();
+    // Written only when it changes, so that cargo keeps its build.
+    if std::fs::read_to_string(&list).ok().as_deref() != Some(modules.as_str()) {
+        std::fs::write(&list, &modules).unwrap();
+    }
+    cargo_for_aarch64(
+        &["check", "--quiet", "--lib"],
+        "tests/lint-consumer/Cargo.toml",
+        &[("CUSHIM_LINT_MODULES", &list)],
+    );
+}
