@@ -1718,11 +1718,7 @@ CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseZsctr, cusparseZsctr, cushim_ro
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cusparse_slots\n"
-        ".hidden cushim_cusparse_slots\n"
-        "cushim_cusparse_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cusparseAxpby, thunk)
         CUSHIM_ASM_ROW(cusparseBlockedEllGet, thunk)
         CUSHIM_ASM_ROW(cusparseCaxpyi, thunk)
@@ -2236,7 +2232,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cusparseZnnz, thunk)
         CUSHIM_ASM_ROW(cusparseZnnz_compress, thunk)
         CUSHIM_ASM_ROW(cusparseZsctr, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cusparseAxpby),

@@ -332,11 +332,7 @@ CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorWriteKernelCacheToFile, cutenso
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cutensor_slots\n"
-        ".hidden cushim_cutensor_slots\n"
-        "cushim_cutensor_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cutensorContract, thunk)
         CUSHIM_ASM_ROW(cutensorContractTrinary, thunk)
         CUSHIM_ASM_ROW(cutensorCreate, thunk)
@@ -377,7 +373,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cutensorReadKernelCacheFromFile, thunk)
         CUSHIM_ASM_ROW(cutensorReduce, thunk)
         CUSHIM_ASM_ROW(cutensorWriteKernelCacheToFile, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cutensorContract),

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcusolver (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cusolverDn.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, GCC or Clang), no stub needs
 // a type of cuSOLVER's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cusolver_shim.h"
@@ -1834,11 +1834,7 @@ CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverSpZcsrzfdHost, cusolverSpZcsrzf
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cusolver_slots\n"
-        ".hidden cushim_cusolver_slots\n"
-        "cushim_cusolver_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cusolverDnCCgels, thunk)
         CUSHIM_ASM_ROW(cusolverDnCCgels_bufferSize, thunk)
         CUSHIM_ASM_ROW(cusolverDnCCgesv, thunk)
@@ -2676,7 +2672,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cusolverSpZcsrzfdHost)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cusolverDnCCgels),

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcublasLt (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cublasLt.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, GCC or Clang), no stub needs
 // a type of cuBLASLt's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cublasLt_shim.h"
@@ -334,11 +334,7 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, 
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cublasLt_slots\n"
-        ".hidden cushim_cublasLt_slots\n"
-        "cushim_cublasLt_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cublasLtCreate, thunk)
         CUSHIM_ASM_ROW(cublasLtDestroy, thunk)
         CUSHIM_ASM_ROW(cublasLtDisableCpuInstructionsSetMask, thunk)
@@ -389,7 +385,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cublasLtMatrixTransformDescGetAttribute, thunk)
         CUSHIM_ASM_ROW(cublasLtMatrixTransformDescInit_internal, thunk)
         CUSHIM_ASM_ROW(cublasLtMatrixTransformDescSetAttribute, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cublasLtCreate),

@@ -1538,11 +1538,7 @@ CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseZnnz_compress, cusparseZnnz_com
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cusparse_slots\n"
-        ".hidden cushim_cusparse_slots\n"
-        "cushim_cusparse_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cusparseAxpby, thunk)
         CUSHIM_ASM_ROW(cusparseBlockedEllGet, thunk)
         CUSHIM_ASM_ROW(cusparseBsrSetStridedBatch, thunk)
@@ -1996,7 +1992,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cusparseZgtsvInterleavedBatch_bufferSizeExt, thunk)
         CUSHIM_ASM_ROW(cusparseZnnz, thunk)
         CUSHIM_ASM_ROW(cusparseZnnz_compress, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cusparseAxpby),
