@@ -138,6 +138,12 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
             .arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/windows_program.cpp"))
             .arg(dir.join("cuda_shim.cpp"))
+            // NCCL's committed pair, which needs no header here.
+            .arg(format!(
+                "-I{}",
+                root().join("generated/cuda-13.5").display()
+            ))
+            .arg(root().join("generated/cuda-13.5/nccl_shim.cpp"))
             .arg(dir.join("cushim_runtime.cpp"))
             .args(["-static", "-o"])
             .arg(&exe),
@@ -155,7 +161,13 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
     );
     assert!(out.contains("ok: windows"), "{out}");
     assert!(
-        out.contains("call 1: cuLaunchKernel -> 303 (expected 303), cuTexRefSetMipmapLevelClamp -> 303"),
+        out.contains("nccl: 1: NCCL has no library for Windows; set CUSHIM_NCCL_LIBRARY"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "call 1: cuLaunchKernel -> 303 (expected 303), cuTexRefSetMipmapLevelClamp -> 303"
+        ),
         "{out}"
     );
     // The hot path: one jump through the slot.

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "cuda_shim.h"
+#include "nccl_shim.h"
 
 // Calls that take many arguments, the vector registers among them, as the
 // fake driver (tests/fake/libcuda.c) answers them: a code made from every
@@ -67,6 +68,10 @@ int main(int argc, char **argv) {
     const char *text = nullptr;
     ok = ok && cuGetErrorName(CUDA_ERROR_NO_DEVICE, &text) == CUDA_SUCCESS && std::strcmp(text, "CUDA_ERROR_NO_DEVICE") == 0;
     ok = many_arguments(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) && ok;
+    // NCCL has no Windows library, and says so.
+    cushim_nccl_status nccl = cushim_nccl_load();
+    std::printf("nccl: %d: %s\n", static_cast<int>(nccl), cushim_nccl_last_message());
+    ok = ok && nccl == CUSHIM_NCCL_LIBRARY_NOT_FOUND;
     // Control: the default search order does find the planted DLL, so the
     // checks above could have failed.
     HMODULE control = LoadLibraryA("nvcuda.dll");
