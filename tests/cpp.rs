@@ -115,7 +115,12 @@ fn a_c_program_links_against_the_stubs_and_runs_without_a_driver() {
 }
 
 /// Cross-compiles with mingw-w64 and runs under Wine: no driver, a planted
-/// `nvcuda.dll` beside the executable and in the working directory.
+/// `nvcuda.dll` beside the executable and in the working directory. The
+/// stubs are Win64 assembly: `cuInit` is one jump through its slot, and
+/// calls with seven arguments on the stack and floats in xmm1 and xmm2
+/// answer 303 without a driver and reach the fake driver (which changes the
+/// vector registers while it binds) with every argument, through the binder
+/// and then the slot.
 #[test]
 fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
     if !common::windows_cpp_tools() {
@@ -133,6 +138,12 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
             .arg(format!("-I{}", dir.display()))
             .arg(root().join("tests/cpp/windows_program.cpp"))
             .arg(dir.join("cuda_shim.cpp"))
+            // NCCL's committed pair, which needs no header here.
+            .arg(format!(
+                "-I{}",
+                root().join("generated/cuda-13.5").display()
+            ))
+            .arg(root().join("generated/cuda-13.5/nccl_shim.cpp"))
             .arg(dir.join("cushim_runtime.cpp"))
             .args(["-static", "-o"])
             .arg(&exe),
@@ -149,6 +160,51 @@ fn windows_build_reports_no_library_and_never_loads_a_planted_dll() {
         "{out}"
     );
     assert!(out.contains("ok: windows"), "{out}");
+    assert!(
+        out.contains("nccl: 1: NCCL has no library for Windows; set CUSHIM_NCCL_LIBRARY"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "call 1: cuLaunchKernel -> 303 (expected 303), cuTexRefSetMipmapLevelClamp -> 303"
+        ),
+        "{out}"
+    );
+    // The hot path: one jump through the slot.
+    let listing = run_ok(
+        Command::new("x86_64-w64-mingw32-objdump")
+            .args(["-d", "--no-show-raw-insn"])
+            .arg(&exe),
+    );
+    let init = body(&listing, "cuInit");
+    assert!(
+        init.len() == 1 && init[0].starts_with("jmp    *") && init[0].contains("(%rip)"),
+        "{init:?}"
+    );
+    // The fake driver, named by the override, gets every argument.
+    let fake = dir.join("fake-driver");
+    std::fs::create_dir_all(&fake).unwrap();
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(fake.join("nvcuda.dll"))
+            .arg(root().join("tests/fake/libcuda.c")),
+    );
+    let library = format!("Z:{}", fake.join("nvcuda.dll").display()).replace('/', "\\");
+    let out = run_ok(
+        Command::new("wine")
+            .arg(&exe)
+            .arg("fake")
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env("CUSHIM_CUDA_LIBRARY", library),
+    );
+    assert!(out.contains("cuInit -> 0"), "{out}");
+    assert!(
+        out.contains("call 0: cuLaunchKernel -> 6793 (expected 6793), cuTexRefSetMipmapLevelClamp -> 24804 (expected 24804)"),
+        "{out}"
+    );
+    assert!(out.contains("ok: fake"), "{out}");
 }
 
 /// Every committed pair compiles against its release's headers, with the
@@ -431,6 +487,57 @@ fn every_committed_library_pair_compiles_against_its_own_headers() {
     assert!(headerless >= 2, "{headerless}");
 }
 
+/// Every 13.5 pair builds for 64-bit Windows with mingw-w64, warning-free
+/// with its library's headers as system headers: objects, so that the Win64
+/// assembly stubs are assembled too. A pair whose stubs are all assembly
+/// also builds with no header of its library, as it is built by default.
+/// cuFile's is the exception: cuFile has no Windows library, and its header
+/// needs POSIX's sockets.
+#[test]
+fn every_13_5_pair_builds_for_windows_with_mingw() {
+    if !common::windows_cpp_tools() {
+        return;
+    }
+    let dir = common::scratch("mingw-pairs");
+    let generated = root().join("generated/cuda-13.5");
+    let (mut built, mut headerless) = (0, 0);
+    for library in cushim::library::LIBRARIES {
+        if library.stem == "cufile" {
+            continue;
+        }
+        let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+        let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+        let source = generated.join(format!("{}_shim.cpp", library.stem));
+        let text = std::fs::read_to_string(&source).unwrap();
+        let untyped = text.contains("CUSHIM_SIGNATURE_UNCHECKED");
+        for with_header in [true, false] {
+            if !with_header && !untyped {
+                continue;
+            }
+            let mut g = Command::new("x86_64-w64-mingw32-g++-posix");
+            g.args(CXXFLAGS).arg("-c");
+            if with_header {
+                g.arg("-isystem")
+                    .arg(&include)
+                    .arg("-isystem")
+                    .arg(root().join("headers/foreign"));
+            } else {
+                headerless += 1;
+            }
+            run_ok(
+                g.arg(format!("-I{}", generated.display()))
+                    .arg(&source)
+                    .arg("-o")
+                    .arg(dir.join(format!("{}-{with_header}.o", library.stem))),
+            );
+        }
+        built += 1;
+    }
+    assert_eq!(built, cushim::library::LIBRARIES.len() - 1);
+    // The driver's, NVRTC's and cuBLAS's among them.
+    assert!(headerless >= 3, "{headerless}");
+}
+
 /// On x86-64 ELF a stub of a function that returns its status (or an
 /// integer, a pointer, nothing, or a fallback's text: `nvrtcGetErrorString`)
 /// is assembly: one jump through its slot, with no frame, so the hot path is
@@ -461,21 +568,6 @@ fn an_x86_64_stub_is_one_jump_through_its_slot() {
                 .arg(&object),
         )
     };
-    // The instructions of `function`, up to the next symbol, without padding.
-    let body = |listing: &str, function: &str| -> Vec<String> {
-        listing
-            .split(&format!("<{function}>:\n"))
-            .nth(1)
-            .unwrap_or_else(|| panic!("{function} in\n{listing}"))
-            .split("\n\n")
-            .next()
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.split_once(":\t").map(|(_, i)| i.trim().to_string()))
-            // Alignment padding.
-            .filter(|i| !i.contains("nop") && i != "int3")
-            .collect()
-    };
     let asm = disassemble(&[], "asm");
     let version = body(&asm, "nvrtcVersion");
     assert_eq!(version.len(), 1, "{version:?}");
@@ -494,6 +586,23 @@ fn an_x86_64_stub_is_one_jump_through_its_slot() {
         version.len() == 2 && version[1].starts_with("jmp    *%"),
         "{version:?}"
     );
+}
+
+/// The instructions of `function` in objdump's `listing`, up to the next
+/// symbol, without padding.
+fn body(listing: &str, function: &str) -> Vec<String> {
+    listing
+        .split(&format!("<{function}>:\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{function} in\n{listing}"))
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(":\t").map(|(_, i)| i.trim().to_string()))
+        // Alignment padding.
+        .filter(|i| !i.contains("nop") && i != "int3")
+        .collect()
 }
 
 /// A C program's build (no exceptions, no libstdc++) links the stubs and the

@@ -108,6 +108,10 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
         "{out}"
     );
     assert!(out.contains("cuWGLGetDevice: Some(2020)"), "{out}");
+    assert!(
+        out.contains("cufile: cuFile has no library for Windows; set CUSHIM_CUFILE_LIBRARY to the absolute path of one to use it"),
+        "{out}"
+    );
     assert!(out.contains("ok: windows"), "{out}");
     // A wheel's DLL built for another machine, or truncated, is skipped and
     // named with what is wrong (issue 20, item 6), not just "error 193".

@@ -177,6 +177,14 @@ impl fmt::Display for LoadError {
         let info = self.library();
         let short = info.short_name;
         match self {
+            // cuFile on Windows: no file name to search for.
+            LoadError::LibraryNotFound { .. } if info.names.is_empty() => write!(
+                f,
+                "{} has no library for {}; set {} to the absolute path of one to use it",
+                info.label,
+                if cfg!(windows) { "Windows" } else { "this system" },
+                info.override_var
+            ),
             LoadError::LibraryNotFound { tried, .. } => {
                 write!(f, "{} library not found; tried ", info.label)?;
                 for (i, a) in tried.iter().enumerate() {

@@ -1180,7 +1180,7 @@ cushim_shim! {
 }
 
 cushim_shim! {
-    fn cublasLtLoggerSetFile(file: *mut _IO_FILE) -> cublasStatus_t;
+    fn cublasLtLoggerSetFile(file: *mut FILE) -> cublasStatus_t;
     static __cushim_fn_cublasLtLoggerSetFile;
     returns status, fallback [];
 }

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcurand (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that curand.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuRAND's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "curand_shim.h"
@@ -277,11 +277,7 @@ CUSHIM_FAST_STUB(code, curandStatus_t, curandSetStream, curandSetStream, cushim_
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_curand_slots\n"
-        ".hidden cushim_curand_slots\n"
-        "cushim_curand_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(curandCreateGenerator, thunk)
         CUSHIM_ASM_ROW(curandCreateGeneratorHost, thunk)
         CUSHIM_ASM_ROW(curandCreatePoissonDistribution, thunk)
@@ -311,7 +307,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(curandSetPseudoRandomGeneratorSeed, thunk)
         CUSHIM_ASM_ROW(curandSetQuasiRandomGeneratorDimensions, thunk)
         CUSHIM_ASM_ROW(curandSetStream, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(curandCreateGenerator),

@@ -761,6 +761,17 @@ void load_siblings(const LibraryInfo &L, unsigned version, const char *dir, cons
 void not_found(const LibraryInfo &L) {
     Library &s = *L.state;
     s.status = status_library_not_found;
+    if (!*L.names) {
+        // cuFile on Windows: no file name to search for.
+#ifdef _WIN32
+        const char *system = "Windows";
+#else
+        const char *system = "this system";
+#endif
+        format(s.message, sizeof s.message, "%s has no library for %s; set %s to the absolute path of one to use it",
+               L.label, system, L.override_var);
+        return;
+    }
     char names[256] = {};
     for (const char *const *name = L.names; *name; ++name) {
         append(names, sizeof names, names[0] ? "` or `" : "");

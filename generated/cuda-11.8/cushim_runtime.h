@@ -456,6 +456,18 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
             "\tret\n"                                                                           \
             "\t.cfi_endproc\n"                                                                  \
             ".popsection\n");
+
+// The slot table's start, in the data section: its symbol, then the rows.
+#define CUSHIM_ASM_TABLE                                                                        \
+    ".pushsection .data\n"                                                                      \
+    ".p2align 3\n"                                                                              \
+    ".globl " CUSHIM_STR(CUSHIM_API) "_slots\n"                                                 \
+    ".hidden " CUSHIM_STR(CUSHIM_API) "_slots\n"                                                \
+    CUSHIM_STR(CUSHIM_API) "_slots:\n"
+
+// The slot table's end: back to the section before it.
+#define CUSHIM_ASM_TABLE_END                                                                    \
+    ".popsection\n"
 #elif defined(__aarch64__) && !defined(__ILP32__) && defined(__ELF__)
 // aarch64 ELF (cushim's src/runtime/cpp/arch/aarch64-elf.S).
 #define CUSHIM_ASM_STUBS 1
@@ -572,6 +584,110 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
             "\tret\n"                                                                           \
             "\t.cfi_endproc\n"                                                                  \
             ".popsection\n");
+
+// The slot table's start, in the data section: its symbol, then the rows.
+#define CUSHIM_ASM_TABLE                                                                        \
+    ".pushsection .data\n"                                                                      \
+    ".p2align 3\n"                                                                              \
+    ".globl " CUSHIM_STR(CUSHIM_API) "_slots\n"                                                 \
+    ".hidden " CUSHIM_STR(CUSHIM_API) "_slots\n"                                                \
+    CUSHIM_STR(CUSHIM_API) "_slots:\n"
+
+// The slot table's end: back to the section before it.
+#define CUSHIM_ASM_TABLE_END                                                                    \
+    ".popsection\n"
+#elif defined(__x86_64__) && defined(_WIN32)
+// x86-64 COFF (cushim's src/runtime/cpp/arch/x86_64-coff.S).
+#define CUSHIM_ASM_STUBS 1
+
+#define CUSHIM_ASM_LANDING ""
+
+// One stub: the export jumps through its slot, which starts at the stub's
+// thunk; the thunk hands the slot's address, tagged with the stub's answer,
+// to the pair's binder. Neither moves the stack: Windows unwinds them as
+// leaf functions, without unwind data.
+#define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)       \
+    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)                                                \
+    __asm__(".text\n"                                                                           \
+            ".globl " CUSHIM_STR(EXPORT) "\n"                                                   \
+            ".def " CUSHIM_STR(EXPORT) "; .scl 2; .type 32; .endef\n"                           \
+            ".p2align 4\n"                                                                      \
+            CUSHIM_STR(EXPORT) ":\n"                                                            \
+            "\tjmp *" CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "(%rip)\n"                        \
+            CUSHIM_STR(CUSHIM_API) "_thunk_" #SYMBOL ":\n"                                      \
+            "\tlea " CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL "+" CUSHIM_STR(CUSHIM_ANSWER_##ANSWER) "(%rip), %r11\n" \
+            "\tjmp " CUSHIM_STR(CUSHIM_API) "_bind\n");
+
+// The pair's binder, `<api>_bind`, entered from a thunk with the tagged
+// slot address in r11, every argument register as the caller left it and
+// the stack as at the export's entry (the caller's arguments past the fourth
+// above its shadow space, untouched here). It saves the argument registers,
+// asks cushim_runtime_bind for the row's address (the runtime stores it in
+// the slot) and jumps there with the registers and the stack restored;
+// without one, it returns cushim_runtime_answer's value in rax (and a zero
+// in xmm0). A failed binding leaves the slot at the thunk, so that every
+// failed call notes why.
+#define CUSHIM_ASM_BINDERS                                                                      \
+    __asm__(".text\n"                                                                           \
+            ".def " CUSHIM_STR(CUSHIM_API) "_bind; .scl 3; .type 32; .endef\n"                  \
+            ".p2align 4\n"                                                                      \
+            CUSHIM_STR(CUSHIM_API) "_bind:\n"                                                   \
+            "\t.seh_proc " CUSHIM_STR(CUSHIM_API) "_bind\n"                                     \
+            "\tsub $152, %rsp\n"                                                                \
+            "\t.seh_stackalloc 152\n"                                                           \
+            "\t.seh_endprologue\n"                                                              \
+            "\tmov %rcx, 32(%rsp)\n"                                                            \
+            "\tmov %rdx, 40(%rsp)\n"                                                            \
+            "\tmov %r8, 48(%rsp)\n"                                                             \
+            "\tmov %r9, 56(%rsp)\n"                                                             \
+            "\tmov %r11, 64(%rsp)\n"                                                            \
+            "\tmovl $0, 72(%rsp)\n"                                                             \
+            "\tmovaps %xmm0, 80(%rsp)\n"                                                        \
+            "\tmovaps %xmm1, 96(%rsp)\n"                                                        \
+            "\tmovaps %xmm2, 112(%rsp)\n"                                                       \
+            "\tmovaps %xmm3, 128(%rsp)\n"                                                       \
+            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rcx\n"                               \
+            "\tmov %r11, %rdx\n"                                                                \
+            "\tand $-8, %rdx\n"                                                                 \
+            "\tlea " CUSHIM_STR(CUSHIM_API) "_slots(%rip), %rax\n"                              \
+            "\tsub %rax, %rdx\n"                                                                \
+            "\tshr $3, %rdx\n"                                                                  \
+            "\tlea 72(%rsp), %r8\n"                                                             \
+            "\tcall cushim_runtime_bind\n"                                                      \
+            "\ttest %rax, %rax\n"                                                               \
+            "\tjz 1f\n"                                                                         \
+            "\tmov 32(%rsp), %rcx\n"                                                            \
+            "\tmov 40(%rsp), %rdx\n"                                                            \
+            "\tmov 48(%rsp), %r8\n"                                                             \
+            "\tmov 56(%rsp), %r9\n"                                                             \
+            "\tmovaps 80(%rsp), %xmm0\n"                                                        \
+            "\tmovaps 96(%rsp), %xmm1\n"                                                        \
+            "\tmovaps 112(%rsp), %xmm2\n"                                                       \
+            "\tmovaps 128(%rsp), %xmm3\n"                                                       \
+            "\tadd $152, %rsp\n"                                                                \
+            "\trex.W jmp *%rax\n"                                                               \
+            "1:\n"                                                                              \
+            "\tmov " CUSHIM_STR(CUSHIM_API) "_self(%rip), %rcx\n"                               \
+            "\tmov 64(%rsp), %rdx\n"                                                            \
+            "\tand $7, %edx\n"                                                                  \
+            "\tmovl 72(%rsp), %r8d\n"                                                           \
+            "\tlea 32(%rsp), %r9\n"                                                             \
+            "\tcall cushim_runtime_answer\n"                                                    \
+            "\tpxor %xmm0, %xmm0\n"                                                             \
+            "\tadd $152, %rsp\n"                                                                \
+            "\tret\n"                                                                           \
+            "\t.seh_endproc\n");
+
+// The slot table's start, in the data section: its symbol, then the rows.
+#define CUSHIM_ASM_TABLE                                                                        \
+    ".data\n"                                                                                   \
+    ".p2align 3\n"                                                                              \
+    ".globl " CUSHIM_STR(CUSHIM_API) "_slots\n"                                                 \
+    CUSHIM_STR(CUSHIM_API) "_slots:\n"
+
+// The slot table's end: back to `.text`.
+#define CUSHIM_ASM_TABLE_END                                                                    \
+    ".text\n"
 #endif
 #endif
 

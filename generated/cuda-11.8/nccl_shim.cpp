@@ -7,7 +7,7 @@
 // per program, and link both instead of -lnccl (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nccl.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of NCCL's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nccl_shim.h"
@@ -279,11 +279,7 @@ CUSHIM_FAST_STUB(code, ncclResult_t, ncclSend, ncclSend, cushim_row_ncclSend, (c
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_nccl_slots\n"
-        ".hidden cushim_nccl_slots\n"
-        "cushim_nccl_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(ncclAllGather, thunk)
         CUSHIM_ASM_ROW(ncclAllReduce, thunk)
         CUSHIM_ASM_ROW(ncclBcast, thunk)
@@ -315,7 +311,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(ncclReduce, thunk)
         CUSHIM_ASM_ROW(ncclReduceScatter, thunk)
         CUSHIM_ASM_ROW(ncclSend, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(ncclAllGather),

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lnvidia-ml (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nvml.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of NVML's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nvml_shim.h"
@@ -1041,11 +1041,7 @@ CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlVgpuTypeGetResolution, nvmlVgpuTypeGetR
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_nvml_slots\n"
-        ".hidden cushim_nvml_slots\n"
-        "cushim_nvml_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(nvmlComputeInstanceDestroy, thunk)
         CUSHIM_ASM_ROW(nvmlComputeInstanceGetInfo_v2, thunk)
         CUSHIM_ASM_ROW(nvmlDeviceClearAccountingPids, thunk)
@@ -1319,7 +1315,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(nvmlVgpuTypeGetName, thunk)
         CUSHIM_ASM_ROW(nvmlVgpuTypeGetNumDisplayHeads, thunk)
         CUSHIM_ASM_ROW(nvmlVgpuTypeGetResolution, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvmlComputeInstanceDestroy),

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lnvrtc (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nvrtc.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of NVRTC's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nvrtc_shim.h"
@@ -240,11 +240,7 @@ CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcVersion, nvrtcVersion, cushim_row_nvrtc
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_nvrtc_slots\n"
-        ".hidden cushim_nvrtc_slots\n"
-        "cushim_nvrtc_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(nvrtcAddNameExpression, thunk)
         CUSHIM_ASM_ROW(nvrtcCompileProgram, thunk)
         CUSHIM_ASM_ROW(nvrtcCreateProgram, thunk)
@@ -262,7 +258,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(nvrtcGetProgramLogSize, thunk)
         CUSHIM_ASM_ROW(nvrtcGetSupportedArchs, thunk)
         CUSHIM_ASM_ROW(nvrtcVersion, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvrtcAddNameExpression),

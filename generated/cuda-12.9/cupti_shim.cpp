@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcupti (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cupti.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of CUPTI's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cupti_shim.h"
@@ -763,11 +763,7 @@ CUSHIM_FAST_STUB(code, CUptiResult, cuptiUnsubscribe, cuptiUnsubscribe, cushim_r
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cupti_slots\n"
-        ".hidden cushim_cupti_slots\n"
-        "cushim_cupti_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
 #if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)
         CUSHIM_ASM_ROW(cuptiActivityConfigurePCSampling, thunk)
 #else
@@ -1258,7 +1254,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cuptiUnsubscribe)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
 #if defined(CUSHIM_HAS_CUPTI_ACTIVITY_H)

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcusolver (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cusolverDn.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuSOLVER's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cusolver_shim.h"
@@ -1361,7 +1361,7 @@ CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnIRSXgesv_bufferSize, cusolver
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerForceDisable, cusolverDnLoggerForceDisable, cushim_row_cusolverDnLoggerForceDisable, (), (), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerOpenFile, cusolverDnLoggerOpenFile, cushim_row_cusolverDnLoggerOpenFile, (const char *logFile), (logFile), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetCallback, cusolverDnLoggerSetCallback, cushim_row_cusolverDnLoggerSetCallback, (cusolverDnLoggerCallback_t callback), (callback), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetFile, cusolverDnLoggerSetFile, cushim_row_cusolverDnLoggerSetFile, (_IO_FILE *file), (file), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetFile, cusolverDnLoggerSetFile, cushim_row_cusolverDnLoggerSetFile, (FILE *file), (file), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetLevel, cusolverDnLoggerSetLevel, cushim_row_cusolverDnLoggerSetLevel, (int level), (level), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetMask, cusolverDnLoggerSetMask, cushim_row_cusolverDnLoggerSetMask, (int mask), (mask), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnPotrf, cusolverDnPotrf, cushim_row_cusolverDnPotrf, (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType computeType, void *pBuffer, size_t workspaceInBytes, int *info), (handle, params, uplo, n, dataTypeA, A, lda, computeType, pBuffer, workspaceInBytes, info), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -1837,11 +1837,7 @@ CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverSpZcsrzfdHost, cusolverSpZcsrzf
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cusolver_slots\n"
-        ".hidden cushim_cusolver_slots\n"
-        "cushim_cusolver_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cusolverDnCCgels, thunk)
         CUSHIM_ASM_ROW(cusolverDnCCgels_bufferSize, thunk)
         CUSHIM_ASM_ROW(cusolverDnCCgesv, thunk)
@@ -2679,7 +2675,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cusolverSpZcsrzfdHost)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cusolverDnCCgels),

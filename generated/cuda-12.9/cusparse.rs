@@ -2965,7 +2965,7 @@ cushim_shim! {
 }
 
 cushim_shim! {
-    fn cusparseLoggerSetFile(file: *mut _IO_FILE) -> cusparseStatus_t;
+    fn cusparseLoggerSetFile(file: *mut FILE) -> cusparseStatus_t;
     static __cushim_fn_cusparseLoggerSetFile;
     returns status, fallback [];
 }

@@ -1299,7 +1299,7 @@ CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseGetVersion, cusparseGetVersion,
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerForceDisable, cusparseLoggerForceDisable, cushim_row_cusparseLoggerForceDisable, (), (), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerOpenFile, cusparseLoggerOpenFile, cushim_row_cusparseLoggerOpenFile, (const char *logFile), (logFile), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerSetCallback, cusparseLoggerSetCallback, cushim_row_cusparseLoggerSetCallback, (cusparseLoggerCallback_t callback), (callback), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerSetFile, cusparseLoggerSetFile, cushim_row_cusparseLoggerSetFile, (_IO_FILE *file), (file), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerSetFile, cusparseLoggerSetFile, cushim_row_cusparseLoggerSetFile, (FILE *file), (file), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerSetLevel, cusparseLoggerSetLevel, cushim_row_cusparseLoggerSetLevel, (int level), (level), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseLoggerSetMask, cusparseLoggerSetMask, cushim_row_cusparseLoggerSetMask, (int mask), (mask), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseRot, cusparseRot, cushim_row_cusparseRot, (cusparseHandle_t handle, const void *c_coeff, const void *s_coeff, cusparseSpVecDescr_t vecX, cusparseDnVecDescr_t vecY), (handle, c_coeff, s_coeff, vecX, vecY), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -1526,11 +1526,7 @@ CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseZnnz_compress, cusparseZnnz_com
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cusparse_slots\n"
-        ".hidden cushim_cusparse_slots\n"
-        "cushim_cusparse_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cusparseAxpby, thunk)
         CUSHIM_ASM_ROW(cusparseBlockedEllGet, thunk)
         CUSHIM_ASM_ROW(cusparseBsrSetStridedBatch, thunk)
@@ -1979,7 +1975,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cusparseZgtsvInterleavedBatch_bufferSizeExt, thunk)
         CUSHIM_ASM_ROW(cusparseZnnz, thunk)
         CUSHIM_ASM_ROW(cusparseZnnz_compress, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cusparseAxpby),

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lnvJitLink (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nvJitLink.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of nvJitLink's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nvjitlink_shim.h"
@@ -242,11 +242,7 @@ CUSHIM_FAST_STUB(code, nvJitLinkResult, nvJitLinkVersion, nvJitLinkVersion, cush
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_nvjitlink_slots\n"
-        ".hidden cushim_nvjitlink_slots\n"
-        "cushim_nvjitlink_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(__nvJitLinkAddData_12_9, thunk)
         CUSHIM_ASM_ROW(__nvJitLinkAddFile_12_9, thunk)
         CUSHIM_ASM_ROW(__nvJitLinkComplete_12_9, thunk)
@@ -261,7 +257,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(__nvJitLinkGetLinkedPtxSize_12_9, thunk)
         CUSHIM_ASM_ROW(__nvJitLinkGetLinkedPtx_12_9, thunk)
         CUSHIM_ASM_ROW(nvJitLinkVersion, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(__nvJitLinkAddData_12_9),

@@ -1457,11 +1457,7 @@ CUSHIM_FAST_STUB(code, cudaError_t, cudaWaitExternalSemaphoresAsync_ptsz, cudaWa
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cudart_slots\n"
-        ".hidden cushim_cudart_slots\n"
-        "cushim_cudart_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cudaArrayGetInfo, thunk)
         CUSHIM_ASM_ROW(cudaArrayGetMemoryRequirements, thunk)
         CUSHIM_ASM_ROW(cudaArrayGetPlane, thunk)
@@ -1840,7 +1836,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cudaUserObjectRetain, thunk)
         CUSHIM_ASM_ROW(cudaWaitExternalSemaphoresAsync, thunk)
         CUSHIM_ASM_ROW(cudaWaitExternalSemaphoresAsync_ptsz, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cudaArrayGetInfo),

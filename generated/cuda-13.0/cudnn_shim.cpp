@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcudnn (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cudnn.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuDNN's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cudnn_shim.h"
@@ -1474,11 +1474,7 @@ CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnTransformTensorEx, cudnnTransformTens
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cudnn_slots\n"
-        ".hidden cushim_cudnn_slots\n"
-        "cushim_cudnn_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
 #if defined(CUSHIM_HAS_CUDNN_OPS_H)
         CUSHIM_ASM_ROW(cudnnActivationBackward, thunk)
 #else
@@ -2674,7 +2670,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cudnnTransformTensorEx)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
 #if defined(CUSHIM_HAS_CUDNN_OPS_H)

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcufft (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cufft.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuFFT's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cufft_shim.h"
@@ -413,11 +413,7 @@ CUSHIM_FAST_STUB(code, cufftResult, cufftXtSetWorkAreaPolicy, cufftXtSetWorkArea
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cufft_slots\n"
-        ".hidden cushim_cufft_slots\n"
-        "cushim_cufft_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cufftCreate, thunk)
         CUSHIM_ASM_ROW(cufftDestroy, thunk)
         CUSHIM_ASM_ROW(cufftEstimate1d, thunk)
@@ -558,7 +554,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cufftXtSetWorkAreaPolicy)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cufftCreate),

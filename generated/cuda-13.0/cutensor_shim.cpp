@@ -336,7 +336,7 @@ CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleWritePlanCacheToFile, cut
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerForceDisable, cutensorLoggerForceDisable, cushim_row_cutensorLoggerForceDisable, (), (), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerOpenFile, cutensorLoggerOpenFile, cushim_row_cutensorLoggerOpenFile, (const char *logFile), (logFile), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetCallback, cutensorLoggerSetCallback, cushim_row_cutensorLoggerSetCallback, (cutensorLoggerCallback_t callback), (callback), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetFile, cutensorLoggerSetFile, cushim_row_cutensorLoggerSetFile, (_IO_FILE *file), (file), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetFile, cutensorLoggerSetFile, cushim_row_cutensorLoggerSetFile, (FILE *file), (file), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetLevel, cutensorLoggerSetLevel, cushim_row_cutensorLoggerSetLevel, (int32_t level), (level), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorLoggerSetMask, cutensorLoggerSetMask, cushim_row_cutensorLoggerSetMask, (int32_t mask), (mask), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorOperationDescriptorGetAttribute, cutensorOperationDescriptorGetAttribute, cushim_row_cutensorOperationDescriptorGetAttribute, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorOperationDescriptorAttribute_t attr, void *buf, size_t sizeInBytes), (handle, desc, attr, buf, sizeInBytes), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -357,11 +357,7 @@ CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorWriteKernelCacheToFile, cutenso
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cutensor_slots\n"
-        ".hidden cushim_cutensor_slots\n"
-        "cushim_cutensor_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cutensorBlockSparseContract, thunk)
         CUSHIM_ASM_ROW(cutensorContract, thunk)
         CUSHIM_ASM_ROW(cutensorContractTrinary, thunk)
@@ -407,7 +403,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cutensorReadKernelCacheFromFile, thunk)
         CUSHIM_ASM_ROW(cutensorReduce, thunk)
         CUSHIM_ASM_ROW(cutensorWriteKernelCacheToFile, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cutensorBlockSparseContract),

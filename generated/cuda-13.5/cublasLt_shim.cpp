@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcublasLt (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cublasLt.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuBLASLt's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cublasLt_shim.h"
@@ -306,7 +306,7 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtHeuristicsCacheSetCapacity, cubla
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerForceDisable, cublasLtLoggerForceDisable, cushim_row_cublasLtLoggerForceDisable, (), (), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerOpenFile, cublasLtLoggerOpenFile, cushim_row_cublasLtLoggerOpenFile, (const char *logFile), (logFile), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetCallback, cublasLtLoggerSetCallback, cushim_row_cublasLtLoggerSetCallback, (cublasLtLoggerCallback_t callback), (callback), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetFile, cublasLtLoggerSetFile, cushim_row_cublasLtLoggerSetFile, (_IO_FILE *file), (file), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetFile, cublasLtLoggerSetFile, cushim_row_cublasLtLoggerSetFile, (FILE *file), (file), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetLevel, cublasLtLoggerSetLevel, cushim_row_cublasLtLoggerSetLevel, (int level), (level), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtLoggerSetMask, cublasLtLoggerSetMask, cushim_row_cublasLtLoggerSetMask, (int mask), (mask), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatmul, cublasLtMatmul, cushim_row_cublasLtMatmul, (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream), (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -349,11 +349,7 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtMatrixTransformDescSetAttribute, 
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cublasLt_slots\n"
-        ".hidden cushim_cublasLt_slots\n"
-        "cushim_cublasLt_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cublasLtCreate, thunk)
         CUSHIM_ASM_ROW(cublasLtDestroy, thunk)
         CUSHIM_ASM_ROW(cublasLtDisableCpuInstructionsSetMask, thunk)
@@ -408,7 +404,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cublasLtMatrixTransformDescGetAttribute, thunk)
         CUSHIM_ASM_ROW(cublasLtMatrixTransformDescInit_internal, thunk)
         CUSHIM_ASM_ROW(cublasLtMatrixTransformDescSetAttribute, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cublasLtCreate),

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcublas (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cublas_v2.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuBLAS's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cublas_shim.h"
@@ -3094,11 +3094,7 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasZtrttp, cublasZtrttp, cushim_row_cu
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cublas_slots\n"
-        ".hidden cushim_cublas_slots\n"
-        "cushim_cublas_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
 #if defined(CUSHIM_HAS_CUBLAS_API_H)
         CUSHIM_ASM_ROW(cublasAsumEx, thunk)
 #else
@@ -5684,7 +5680,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cublasZtrttp)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
 #if defined(CUSHIM_HAS_CUBLAS_API_H)

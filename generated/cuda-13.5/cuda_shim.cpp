@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcuda (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cuda.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of CUDA driver's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 
@@ -2362,11 +2362,7 @@ CUSHIM_FAST_STUB(code, CUresult, cuWaitExternalSemaphoresAsync_ptsz, cuWaitExter
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cuda_slots\n"
-        ".hidden cushim_cuda_slots\n"
-        "cushim_cuda_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cuArray3DCreate_v2, thunk)
         CUSHIM_ASM_ROW(cuArray3DGetDescriptor_v2, thunk)
         CUSHIM_ASM_ROW(cuArrayCreate_v2, thunk)
@@ -3122,7 +3118,7 @@ __asm__(".pushsection .data\n"
 #endif
         CUSHIM_ASM_ROW(cuWaitExternalSemaphoresAsync, thunk)
         CUSHIM_ASM_ROW(cuWaitExternalSemaphoresAsync_ptsz, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cuArray3DCreate_v2),

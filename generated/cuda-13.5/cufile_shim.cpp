@@ -379,11 +379,7 @@ CUSHIM_FAST_STUB(zero, ptrdiff_t, cuFileWritev, cuFileWritev, cushim_row_cuFileW
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cufile_slots\n"
-        ".hidden cushim_cufile_slots\n"
-        "cushim_cufile_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cuFileBatchIOCancel, cbind)
         CUSHIM_ASM_ROW(cuFileBatchIODestroy, thunk)
         CUSHIM_ASM_ROW(cuFileBatchIOGetStatus, cbind)
@@ -433,7 +429,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(cuFileWrite, thunk)
         CUSHIM_ASM_ROW(cuFileWriteAsync, cbind)
         CUSHIM_ASM_ROW(cuFileWritev, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cuFileBatchIOCancel),

@@ -2644,7 +2644,7 @@ cushim_shim! {
 }
 
 cushim_shim! {
-    fn cusolverDnLoggerSetFile(file: *mut _IO_FILE) -> cusolverStatus_t;
+    fn cusolverDnLoggerSetFile(file: *mut FILE) -> cusolverStatus_t;
     static __cushim_fn_cusolverDnLoggerSetFile;
     returns status, fallback [];
 }

@@ -7,7 +7,7 @@
 // per program, and link both instead of -lcusolver (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that cusolverDn.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of cuSOLVER's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "cusolver_shim.h"
@@ -1388,7 +1388,7 @@ CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnIRSXgesv_bufferSize, cusolver
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerForceDisable, cusolverDnLoggerForceDisable, cushim_row_cusolverDnLoggerForceDisable, (), (), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerOpenFile, cusolverDnLoggerOpenFile, cushim_row_cusolverDnLoggerOpenFile, (const char *logFile), (logFile), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetCallback, cusolverDnLoggerSetCallback, cushim_row_cusolverDnLoggerSetCallback, (cusolverDnLoggerCallback_t callback), (callback), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetFile, cusolverDnLoggerSetFile, cushim_row_cusolverDnLoggerSetFile, (_IO_FILE *file), (file), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetFile, cusolverDnLoggerSetFile, cushim_row_cusolverDnLoggerSetFile, (FILE *file), (file), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetLevel, cusolverDnLoggerSetLevel, cushim_row_cusolverDnLoggerSetLevel, (int level), (level), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnLoggerSetMask, cusolverDnLoggerSetMask, cushim_row_cusolverDnLoggerSetMask, (int mask), (mask), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverDnSBgels, cusolverDnSBgels, cushim_row_cusolverDnSBgels, (cusolverDnHandle_t handle, cusolver_int_t m, cusolver_int_t n, cusolver_int_t nrhs, float *dA, cusolver_int_t ldda, float *dB, cusolver_int_t lddb, float *dX, cusolver_int_t lddx, void *dWorkspace, size_t lwork_bytes, cusolver_int_t *iter, cusolver_int_t *d_info), (handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info), static_cast<cusolverStatus_t>(cushim_code), CUSHIM_CHECKED)
@@ -1879,11 +1879,7 @@ CUSHIM_FAST_STUB(code, cusolverStatus_t, cusolverSpZcsrzfdHost, cusolverSpZcsrzf
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_cusolver_slots\n"
-        ".hidden cushim_cusolver_slots\n"
-        "cushim_cusolver_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(cusolverDnCCgels, thunk)
         CUSHIM_ASM_ROW(cusolverDnCCgels_bufferSize, thunk)
         CUSHIM_ASM_ROW(cusolverDnCCgesv, thunk)
@@ -2735,7 +2731,7 @@ __asm__(".pushsection .data\n"
 #else
         CUSHIM_ASM_NO_ROW(cusolverSpZcsrzfdHost)
 #endif
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(cusolverDnCCgels),

@@ -961,7 +961,7 @@ cushim_shim! {
 }
 
 cushim_shim! {
-    fn cutensorLoggerSetFile(file: *mut _IO_FILE) -> cutensorStatus_t;
+    fn cutensorLoggerSetFile(file: *mut FILE) -> cutensorStatus_t;
     static __cushim_fn_cutensorLoggerSetFile;
     returns status, fallback [];
 }

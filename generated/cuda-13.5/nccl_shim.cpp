@@ -7,7 +7,7 @@
 // per program, and link both instead of -lnccl (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that nccl.h
 // declares, so the compiler checks every signature; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of NCCL's, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them.
 #include "nccl_shim.h"
@@ -403,11 +403,7 @@ CUSHIM_FAST_STUB(code, ncclResult_t, ncclWinGetUserPtr, ncclWinGetUserPtr, cushi
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_nccl_slots\n"
-        ".hidden cushim_nccl_slots\n"
-        "cushim_nccl_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(ncclAllGather, thunk)
         CUSHIM_ASM_ROW(ncclAllGatherConfig, thunk)
         CUSHIM_ASM_ROW(ncclAllReduce, thunk)
@@ -480,7 +476,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(ncclSignal, thunk)
         CUSHIM_ASM_ROW(ncclWaitSignal, thunk)
         CUSHIM_ASM_ROW(ncclWinGetUserPtr, thunk)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(ncclAllGather),

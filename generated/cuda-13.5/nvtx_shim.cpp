@@ -265,11 +265,7 @@ CUSHIM_STUB(nvtxRangeId_t, nvtxRangeStartW, nvtxRangeStartW, cushim_row_nvtxRang
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl cushim_nvtx_slots\n"
-        ".hidden cushim_nvtx_slots\n"
-        "cushim_nvtx_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_ROW(nvtxDomainCreateA, cbind)
         CUSHIM_ASM_ROW(nvtxDomainCreateW, cbind)
         CUSHIM_ASM_ROW(nvtxDomainDestroy, thunk)
@@ -300,7 +296,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW(nvtxRangeStartA, cbind)
         CUSHIM_ASM_ROW(nvtxRangeStartEx, cbind)
         CUSHIM_ASM_ROW(nvtxRangeStartW, cbind)
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
     CUSHIM_BINDER(nvtxDomainCreateA),

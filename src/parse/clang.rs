@@ -705,6 +705,14 @@ fn std_typedef(name: &str) -> Option<Builtin> {
     })
 }
 
+/// Whether `name` is a type of the C library that a signature keeps by
+/// name, though a system header declares it: what it stands for differs
+/// between C libraries (`FILE` is glibc's `struct _IO_FILE`, MinGW's
+/// `struct _iobuf`), and every one of them declares the name.
+fn c_library_type(name: &str) -> bool {
+    name == "FILE"
+}
+
 thread_local! {
     /// While set, the typedef names a signature may keep; any other typedef
     /// is spelled as its canonical type. A platform's parse (`-D_WIN32`) sets
@@ -774,6 +782,7 @@ fn convert(ty: CXType) -> Result<Type, String> {
                 let in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) != 0;
                 match std_typedef(&name) {
                     Some(b) => Type::Builtin(b),
+                    None if c_library_type(&name) => Type::Named(name),
                     None if in_system || !typedef_is_known(&name) => {
                         return convert(clang_getCanonicalType(ty))
                     }

@@ -8,7 +8,7 @@
 // 2.34). Each function is defined with the exact prototype that {{ api_header }}
 // declares, so the compiler checks every signature
 {%- if untyped %}; but where every stub is a
-// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF, GCC or Clang), no stub needs
+// jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of {{ label }}'s, and the headers are read only with
 // CUSHIM_CHECK_SIGNATURES defined, to check each stub's type against them
 {%- endif %}.
@@ -294,11 +294,7 @@ static_assert(static_cast<int>({{ api_upper }}_WRONG_MAJOR) == cushim::status_wr
 
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
-__asm__(".pushsection .data\n"
-        ".p2align 3\n"
-        ".globl {{ api }}_slots\n"
-        ".hidden {{ api }}_slots\n"
-        "{{ api }}_slots:\n"
+__asm__(CUSHIM_ASM_TABLE
 {%- for s in shims %}
 {%- if let Some(condition) = s.condition %}
 #if {{ condition }}
@@ -310,7 +306,7 @@ __asm__(".pushsection .data\n"
         CUSHIM_ASM_ROW({{ s.symbol }}, {% if s.answer.is_some() %}thunk{% else %}cbind{% endif %})
 {%- endif %}
 {%- endfor %}
-        ".popsection\n");
+        CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
 {%- for s in shims %}

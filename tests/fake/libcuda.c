@@ -293,6 +293,26 @@ CUresult cuGraphicsEGLRegisterImage(void **resource, void *image, unsigned int f
     return OK;
 }
 
+/* Calls with many arguments, for the stubs' binders: each answers a code made
+ * from every argument, so that an argument the binder lost, or moved, shows.
+ * cuLaunchKernel's eleven (seven on the stack on Windows, five on x86-64
+ * System V): the sum of each, as an integer, times its position. */
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **params, void **extra) {
+    ENTER("cuLaunchKernel");
+    uintptr_t sum = (uintptr_t)f + 2u * gx + 3u * gy + 4u * gz + 5u * bx + 6u * by + 7u * bz + 8u * shared +
+                    9u * (uintptr_t)stream + 10u * (uintptr_t)params + 11u * (uintptr_t)extra;
+    return (CUresult)sum;
+}
+
+/* Two floats after a pointer (xmm1 and xmm2 on Windows, xmm0 and xmm1 on
+ * x86-64 System V): the pointer plus 1000 times sixteen times the first plus
+ * sixteen times the second. */
+CUresult cuTexRefSetMipmapLevelClamp(void *texref, float min, float max) {
+    ENTER("cuTexRefSetMipmapLevelClamp");
+    return (CUresult)((uintptr_t)texref + 1000 * (int)(min * 16) + (int)(max * 16));
+}
+
 /* What cuGetProcAddress knows: base name, ABI version, per-thread or not, and
  * the function. */
 struct entry {
@@ -334,6 +354,8 @@ static const struct entry table[] = {
     ENTRY("cuVDPAUCtxCreate", 3000, 0, cuVDPAUCtxCreate),
     ENTRY("cuVDPAUCtxCreate", 3020, 0, cuVDPAUCtxCreate_v2),
     ENTRY("cuGraphicsEGLRegisterImage", 7000, 0, cuGraphicsEGLRegisterImage),
+    ENTRY("cuLaunchKernel", 4000, 0, cuLaunchKernel),
+    ENTRY("cuTexRefSetMipmapLevelClamp", 5000, 0, cuTexRefSetMipmapLevelClamp),
 };
 
 /* Per base name (the first table entry of that base): how often
@@ -364,6 +386,12 @@ enum { FOUND = 0, SYMBOL_NOT_FOUND = 1, VERSION_NOT_SUFFICIENT = 2 };
 __attribute__((unused)) static int lookup(const char *symbol, void **pfn, int version, unsigned long long flags) {
     if (!symbol || !pfn) abort();
     if (flags != 1 && flags != 2) abort();
+#if defined(__x86_64__)
+    /* Change the vector argument registers, as a real driver's lookup may: a
+     * binder must restore them. */
+    __asm__ volatile("pcmpeqd %%xmm0, %%xmm0\n\tpcmpeqd %%xmm1, %%xmm1\n\t"
+                     "pcmpeqd %%xmm2, %%xmm2\n\tpcmpeqd %%xmm3, %%xmm3" ::: "xmm0", "xmm1", "xmm2", "xmm3");
+#endif
     atomic_fetch_or(&flags_seen, (unsigned)flags);
     atomic_fetch_add(&proc_calls, 1);
     count_ask(symbol);

@@ -45,6 +45,11 @@ pub(super) const ARCHES: &[Arch] = &[
         "aarch64-elf.S",
         "defined(__aarch64__) && !defined(__ILP32__) && defined(__ELF__)"
     ),
+    arch!(
+        "x86-64 COFF",
+        "x86_64-coff.S",
+        "defined(__x86_64__) && defined(_WIN32)"
+    ),
 ];
 
 /// What every platform's section needs of the build: GCC or Clang (their
@@ -63,12 +68,15 @@ const PLACEHOLDERS: &[(&str, &str)] = &[
 const LANDING: &str = "{LANDING}";
 
 /// A block of a file: its name, the lines of its macro that precede the
-/// `__asm__`, and the placeholders it may use besides `{API}`.
+/// assembly, what the macro is, and the placeholders it may use.
 pub(super) struct Block {
     /// Its name after `#@`.
     pub name: &'static str,
     /// The macro's first lines; empty for the landing, which is text.
     head: &'static [&'static str],
+    /// Whether the macro is an `__asm__` statement; else it is the text (C
+    /// string literals), for a pair's own `__asm__` to include.
+    statement: bool,
     /// The placeholders it may use.
     placeholders: &'static [&'static str],
 }
@@ -80,6 +88,7 @@ pub(super) const BLOCKS: &[Block] = &[
     Block {
         name: "landing",
         head: &[],
+        statement: false,
         placeholders: &[],
     },
     Block {
@@ -88,12 +97,28 @@ pub(super) const BLOCKS: &[Block] = &[
             "#define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK)",
             "    CUSHIM_SIGNATURE(RET, SYMBOL, PARAMS, CHECK)",
         ],
+        statement: true,
         placeholders: &["{API}", "{EXPORT}", "{SYMBOL}", "{ANSWER}", LANDING],
     },
     Block {
         name: "binders",
         head: &["#define CUSHIM_ASM_BINDERS"],
+        statement: true,
         placeholders: &["{API}", LANDING],
+    },
+    // The slot table's start, up to its first row, and its end: the text
+    // around the rows (CUSHIM_ASM_ROW) in the pair's `__asm__`.
+    Block {
+        name: "table",
+        head: &["#define CUSHIM_ASM_TABLE"],
+        statement: false,
+        placeholders: &["{API}"],
+    },
+    Block {
+        name: "table_end",
+        head: &["#define CUSHIM_ASM_TABLE_END"],
+        statement: false,
+        placeholders: &[],
     },
 ];
 
@@ -255,6 +280,10 @@ pub(super) fn section(arch: &Arch) -> String {
         let last = read.lines.len().saturating_sub(1);
         for (i, line) in read.lines.iter().enumerate() {
             let text = literal(arch, block, line);
+            if !block.statement {
+                lines.push(format!("    {text}"));
+                continue;
+            }
             lines.push(match (i == 0, i == last) {
                 (true, true) => format!("    __asm__({text});"),
                 (true, false) => format!("    __asm__({text}"),

@@ -38,7 +38,7 @@ fn an_arch_file_becomes_macros_of_c_strings_with_its_placeholders_as_arguments()
     let arch = super::arch::Arch {
         name: "Test",
         file: "test.S",
-        text: "# the file's comment\n#@ stub\n# One stub.\n.globl {EXPORT}\n{LANDING}\n\tjmp *{API}_slot_{SYMBOL}+{ANSWER}\n#@ binders\n{API}_bind:\n# not copied\n\tret\n",
+        text: "# the file's comment\n#@ stub\n# One stub.\n.globl {EXPORT}\n{LANDING}\n\tjmp *{API}_slot_{SYMBOL}+{ANSWER}\n#@ binders\n{API}_bind:\n# not copied\n\tret\n#@ table\n.data\n{API}_slots:\n#@ table_end\n.text\n",
         condition: "defined(TEST)",
     };
     let section = super::arch::section(&arch);
@@ -59,6 +59,13 @@ fn an_arch_file_becomes_macros_of_c_strings_with_its_placeholders_as_arguments()
         "#define CUSHIM_ASM_BINDERS                                                                      \\",
         "    __asm__(CUSHIM_STR(CUSHIM_API) \"_bind:\\n\"                                                   \\",
         "            \"\\tret\\n\");",
+        "",
+        "#define CUSHIM_ASM_TABLE                                                                        \\",
+        "    \".data\\n\"                                                                                   \\",
+        "    CUSHIM_STR(CUSHIM_API) \"_slots:\\n\"",
+        "",
+        "#define CUSHIM_ASM_TABLE_END                                                                    \\",
+        "    \".text\\n\"",
     ];
     assert_eq!(macro_lines, expected);
 }
@@ -69,7 +76,7 @@ fn a_placeholder_outside_its_block_is_refused() {
     let arch = super::arch::Arch {
         name: "Test",
         file: "test.S",
-        text: "#@ stub\n\tret\n#@ binders\n\tjmp {EXPORT}\n",
+        text: "#@ stub\n\tret\n#@ binders\n\tjmp {EXPORT}\n#@ table\n#@ table_end\n",
         condition: "defined(TEST)",
     };
     super::arch::section(&arch);

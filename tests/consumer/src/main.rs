@@ -339,11 +339,13 @@ fn introspection() {
             "cuGetErrorString",
             "cuGraphicsEGLRegisterImage",
             "cuInit",
+            "cuLaunchKernel",
             "cuMemAlloc",
             "cuMemcpyHtoD",
             "cuProfilerStart",
             "cuProfilerStop",
             "cuStreamQuery",
+            "cuTexRefSetMipmapLevelClamp",
             "cuVDPAUCtxCreate"
         ],
         "exactly what the fake's table has"

@@ -11,6 +11,10 @@ mod cuda {
 mod nvrtc {
     include!("../../../generated/cuda-13.5/nvrtc.rs");
 }
+#[allow(dead_code)]
+mod cufile {
+    include!("../../../generated/cuda-13.5/cufile.rs");
+}
 
 fn main() {
     let marker = std::env::args().nth(1).unwrap_or_default();
@@ -70,6 +74,18 @@ fn main() {
         if planted_works { "loads" } else { "does not load" }
     );
     ok &= planted_works;
+    // cuFile has no Windows library, and says so.
+    match cufile::CUSHIM_LIBRARY.get() {
+        Err(e @ cufile::LoadError::LibraryNotFound { .. }) => println!("cufile: {e}"),
+        Err(e) => {
+            println!("cufile: unexpected {e}");
+            ok = false;
+        }
+        Ok(_) => {
+            println!("cufile: loaded");
+            ok = false;
+        }
+    }
     println!("{}", if ok { "ok: windows" } else { "FAILED" });
     std::process::exit(if ok { 0 } else { 1 });
 }

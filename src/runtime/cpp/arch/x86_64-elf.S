@@ -121,3 +121,15 @@
 	ret
 	.cfi_endproc
 .popsection
+
+#@ table
+# The slot table's start, in the data section: its symbol, then the rows.
+.pushsection .data
+.p2align 3
+.globl {API}_slots
+.hidden {API}_slots
+{API}_slots:
+
+#@ table_end
+# The slot table's end: back to the section before it.
+.popsection
