@@ -491,8 +491,9 @@ fn every_committed_library_pair_compiles_against_its_own_headers() {
 /// with its library's headers as system headers: objects, so that the Win64
 /// assembly stubs are assembled too. A pair whose stubs are all assembly
 /// also builds with no header of its library, as it is built by default.
-/// cuFile's is the exception: cuFile has no Windows library, and its header
-/// needs POSIX's sockets.
+/// A library with no Windows file (its description names none) need not have
+/// headers that build there (one needs POSIX's sockets): its pair may fail
+/// with them, and then is not built; one such pair at most.
 #[test]
 fn every_13_5_pair_builds_for_windows_with_mingw() {
     if !common::windows_cpp_tools() {
@@ -501,15 +502,15 @@ fn every_13_5_pair_builds_for_windows_with_mingw() {
     let dir = common::scratch("mingw-pairs");
     let generated = root().join("generated/cuda-13.5");
     let (mut built, mut headerless) = (0, 0);
+    let mut not_built = Vec::new();
     for library in cushim::library::LIBRARIES {
-        if library.stem == "cufile" {
-            continue;
-        }
+        let on_windows = !library.names_for(13).windows.is_empty();
         let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
         let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
         let source = generated.join(format!("{}_shim.cpp", library.stem));
         let text = std::fs::read_to_string(&source).unwrap();
         let untyped = text.contains("CUSHIM_SIGNATURE_UNCHECKED");
+        let mut ok = true;
         for with_header in [true, false] {
             if !with_header && !untyped {
                 continue;
@@ -524,16 +525,25 @@ fn every_13_5_pair_builds_for_windows_with_mingw() {
             } else {
                 headerless += 1;
             }
-            run_ok(
-                g.arg(format!("-I{}", generated.display()))
-                    .arg(&source)
-                    .arg("-o")
-                    .arg(dir.join(format!("{}-{with_header}.o", library.stem))),
-            );
+            g.arg(format!("-I{}", generated.display()))
+                .arg(&source)
+                .arg("-o")
+                .arg(dir.join(format!("{}-{with_header}.o", library.stem)));
+            if on_windows {
+                run_ok(&mut g);
+            } else {
+                ok &= g.output().unwrap().status.success();
+            }
         }
-        built += 1;
+        if ok {
+            built += 1;
+        } else {
+            not_built.push(library.stem);
+        }
     }
-    assert_eq!(built, cushim::library::LIBRARIES.len() - 1);
+    // Every library with a Windows file; of the others, one at most.
+    assert!(not_built.len() <= 1, "{not_built:?}");
+    assert_eq!(built + not_built.len(), cushim::library::LIBRARIES.len());
     // The driver's, NVRTC's and cuBLAS's among them.
     assert!(headerless >= 3, "{headerless}");
 }

@@ -108,8 +108,13 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
         "{out}"
     );
     assert!(out.contains("cuWGLGetDevice: Some(2020)"), "{out}");
+    let nvtx = &cushim::library::NVTX;
+    assert!(nvtx.names_for(13).windows.is_empty());
     assert!(
-        out.contains("cufile: cuFile has no library for Windows; set CUSHIM_CUFILE_LIBRARY to the absolute path of one to use it"),
+        out.contains(&format!(
+            "nvtx: {} has no library for Windows; set {} to the absolute path of one to use it",
+            nvtx.words.label, nvtx.words.override_var
+        )),
         "{out}"
     );
     assert!(out.contains("ok: windows"), "{out}");

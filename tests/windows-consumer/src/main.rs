@@ -12,8 +12,8 @@ mod nvrtc {
     include!("../../../generated/cuda-13.5/nvrtc.rs");
 }
 #[allow(dead_code)]
-mod cufile {
-    include!("../../../generated/cuda-13.5/cufile.rs");
+mod nvtx {
+    include!("../../../generated/cuda-13.5/nvtx.rs");
 }
 
 fn main() {
@@ -74,15 +74,16 @@ fn main() {
         if planted_works { "loads" } else { "does not load" }
     );
     ok &= planted_works;
-    // cuFile has no Windows library, and says so.
-    match cufile::CUSHIM_LIBRARY.get() {
-        Err(e @ cufile::LoadError::LibraryNotFound { .. }) => println!("cufile: {e}"),
+    // NVTX has no Windows library (its description names no file there),
+    // and says so.
+    match nvtx::CUSHIM_LIBRARY.get() {
+        Err(e @ nvtx::LoadError::LibraryNotFound { .. }) => println!("nvtx: {e}"),
         Err(e) => {
-            println!("cufile: unexpected {e}");
+            println!("nvtx: unexpected {e}");
             ok = false;
         }
         Ok(_) => {
-            println!("cufile: loaded");
+            println!("nvtx: loaded");
             ok = false;
         }
     }
