@@ -251,6 +251,18 @@ fn a_build_script_on_linux_generates_what_a_windows_build_needs_and_back() {
         value(&here, "nvrtc functions")
     );
 
+    // The Windows build's script asked cargo to rerun when bindgen's extra
+    // arguments for Windows change.
+    let output = std::fs::read_to_string(windows_out.with_file_name("output")).unwrap();
+    for var in [
+        "BINDGEN_EXTRA_CLANG_ARGS",
+        "BINDGEN_EXTRA_CLANG_ARGS_x86_64-pc-windows-gnu",
+        "BINDGEN_EXTRA_CLANG_ARGS_x86_64_pc_windows_gnu",
+    ] {
+        let line = format!("cargo:rerun-if-env-changed={var}");
+        assert!(output.lines().any(|l| l == line), "no {line}:\n{output}");
+    }
+
     // The two build scripts wrote the same bytes: the output does not
     // depend on the target.
     let written = contents(&linux_out);
