@@ -216,17 +216,18 @@ fn a_build_script_on_linux_generates_what_a_windows_build_needs_and_back() {
             .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
             .arg("-ladvapi32"),
     );
-    let wine = |args: &[&str]| {
+    let wine = |env: &[(&str, &str)], args: &[&str]| {
         run_ok(
             Command::new("wine")
                 .arg(&exe)
                 .args(args)
                 .current_dir(&dir)
                 .env("WINEPREFIX", dir.join("wine-prefix"))
-                .env("WINEDEBUG", "-all"),
+                .env("WINEDEBUG", "-all")
+                .envs(env.iter().copied()),
         )
     };
-    let there = report(&wine(&[]));
+    let there = report(&wine(&[], &[]));
     assert_eq!(value(&there, "build script host"), host, "{there:?}");
     assert_eq!(value(&there, "build script target"), WINDOWS);
     assert_eq!(value(&there, "build script target os"), "windows");
@@ -287,13 +288,14 @@ fn a_build_script_on_linux_generates_what_a_windows_build_needs_and_back() {
         windows_out.display()
     );
 
-    // A Windows host: cushim built for Windows generates, under Wine, what it
-    // generates here, over a stale file (a rename over an existing file).
+    // A Windows host: cushim built for Windows generates, under Wine, into
+    // the `OUT_DIR` a build script there would get, what it generates here,
+    // over a stale file (a rename over an existing file).
     let (on_windows, on_linux) = (dir.join("windows/out"), dir.join("linux/out"));
     std::fs::create_dir_all(&on_windows).unwrap();
     std::fs::write(on_windows.join("cuda.rs"), "stale\n").unwrap();
     let wine_dir = format!("Z:{}", on_windows.display()).replace('/', "\\");
-    wine(&["generate", &wine_dir]);
+    wine(&[("OUT_DIR", &wine_dir)], &["generate"]);
     run_ok(Command::new(&linux_exe).arg("generate").arg(&on_linux));
     let generated = contents(&on_linux);
     assert!(

@@ -2,7 +2,8 @@
 //! build, the target's (whether the driver's Windows-only `cuWGLGetDevice`
 //! is a function of it, each library's file names). With `generate DIR`:
 //! the same modules generated again into `DIR` by cushim on the machine the
-//! program runs on.
+//! program runs on; with `generate` alone, into `OUT_DIR`, as a build script
+//! on that machine would.
 
 mod generate;
 
@@ -20,15 +21,15 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [] => report(),
-        [command, dir] if command == "generate" => {
-            if let Err(e) = generate::modules(Some(std::path::Path::new(dir))) {
+        [command, rest @ ..] if command == "generate" && rest.len() <= 1 => {
+            let dir = rest.first().map(std::path::Path::new);
+            if let Err(e) = generate::modules(dir) {
                 eprintln!("{e}");
                 std::process::exit(1);
             }
-            println!("generated into {dir}");
         }
         _ => {
-            eprintln!("usage: cushim-cross [generate DIR]");
+            eprintln!("usage: cushim-cross [generate [DIR]]");
             std::process::exit(2);
         }
     }
@@ -38,13 +39,19 @@ fn main() {
 fn report() {
     println!("build script host: {}", env!("CUSHIM_CROSS_HOST"));
     println!("build script target: {}", env!("CUSHIM_CROSS_TARGET"));
-    println!("build script target os: {}", env!("CUSHIM_CROSS_CARGO_CFG_TARGET_OS"));
+    println!(
+        "build script target os: {}",
+        env!("CUSHIM_CROSS_CARGO_CFG_TARGET_OS")
+    );
     let has = |functions: &[&cushim_runtime::Function], name: &str| {
         functions.iter().any(|f| f.name == name)
     };
     println!("driver names: {}", cuda::CUSHIM_INFO.names.join(" "));
     println!("driver functions: {}", cuda::FUNCTIONS.len());
-    println!("driver cuWGLGetDevice: {}", has(cuda::FUNCTIONS, "cuWGLGetDevice"));
+    println!(
+        "driver cuWGLGetDevice: {}",
+        has(cuda::FUNCTIONS, "cuWGLGetDevice")
+    );
     println!("driver cuInit: {}", has(cuda::FUNCTIONS, "cuInit"));
     println!("nvrtc names: {}", nvrtc::CUSHIM_INFO.names.join(" "));
     println!("nvrtc functions: {}", nvrtc::FUNCTIONS.len());
