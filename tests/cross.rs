@@ -13,8 +13,8 @@
 //!   to an object that defines `cuWGLGetDevice`.
 //! - The reverse, a Windows host: the same program, built for Windows and run
 //!   under Wine, generates the modules through cushim's library API (the
-//!   emitters and the writer, from the shipped IR), byte for byte what it
-//!   generates here.
+//!   emitters and the writer, from the shipped IR) into its `OUT_DIR`, byte
+//!   for byte what it generates here and what `generated/cuda-13.5` commits.
 //! - Reading headers, bindgen takes the target from cargo's `TARGET` unless
 //!   told: the types must be read for the functions' target, whatever
 //!   `TARGET` says.
@@ -355,6 +355,7 @@ fn a_build_for_another_target_reads_the_headers_as_a_build_for_this_one() {
     // on Linux; the release's cuda.h includes stdlib.h, which mingw-w64's
     // headers would bring in (and its malloc.h, gcc's mm_malloc.h).
     let header = ["--header", fixture.to_str().unwrap(), "--lang", "rust"];
+    // `docs` reads the release's cached headers: fetched first if need be.
     let _ = include_dir("13.5");
     let docs = ["--cuda", "13.5", "--docs"];
     let cases: [(&str, &[&str]); 2] = [("fixture", &header), ("release", &docs)];
