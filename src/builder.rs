@@ -12,7 +12,8 @@ use crate::write::{self, Outcome};
 
 /// Every environment variable a generation may read: the header cache
 /// (`fetch`), the toolkit search, libclang's location and bindgen's extra
-/// arguments. `Builder::generate` tells cargo to rerun when any changes.
+/// arguments. `Builder::generate` tells cargo to rerun when any changes, and
+/// when bindgen's extra arguments for cargo's target (`TARGET`) do.
 pub const BUILDER_ENV: &[&str] = &[
     "CUSHIM_CACHE_DIR",
     "XDG_CACHE_HOME",
@@ -81,7 +82,13 @@ impl Builder {
     /// `OUT_DIR`), printing `cargo:rerun-if-changed` for every header read and
     /// `cargo:warning` for every diagnostic. Returns the written paths.
     pub fn generate(&self) -> Result<Vec<PathBuf>, Error> {
-        for var in BUILDER_ENV {
+        let target = std::env::var("TARGET").unwrap_or_default();
+        for var in BUILDER_ENV
+            .iter()
+            .copied()
+            .map(String::from)
+            .chain(target_env(&target))
+        {
             println!("cargo:rerun-if-env-changed={var}");
         }
         self.generate_quietly()
@@ -114,6 +121,25 @@ impl Builder {
     }
 }
 
+/// The variables that bindgen reads for cargo's `target` (empty outside a
+/// build script) besides [`BUILDER_ENV`]: its extra arguments for that target,
+/// in both spellings. Bindgen reads the headers for the target that the
+/// functions were read for, whatever `TARGET` is, but these arguments it
+/// takes from the one cargo builds for. Example: for `x86_64-pc-windows-gnu`,
+/// `BINDGEN_EXTRA_CLANG_ARGS_x86_64-pc-windows-gnu` and
+/// `BINDGEN_EXTRA_CLANG_ARGS_x86_64_pc_windows_gnu`.
+fn target_env(target: &str) -> Vec<String> {
+    if target.is_empty() {
+        return Vec::new();
+    }
+    let mut vars = vec![format!("BINDGEN_EXTRA_CLANG_ARGS_{target}")];
+    let underscored = target.replace('-', "_");
+    if underscored != target {
+        vars.push(format!("BINDGEN_EXTRA_CLANG_ARGS_{underscored}"));
+    }
+    vars
+}
+
 crate::options::table::options_table!(builder);
 
 /// What [`Builder::library`] takes: a library's name (`"nvrtc"`), or its
@@ -132,5 +158,20 @@ impl LibraryChoice for &'static crate::library::Library {
 impl<S: AsRef<str>> LibraryChoice for S {
     fn library(self) -> Result<&'static crate::library::Library, Error> {
         crate::options::library_named(self.as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bindgen_reads_its_arguments_for_the_target_in_both_spellings() {
+        assert_eq!(
+            super::target_env("x86_64-pc-windows-gnu"),
+            [
+                "BINDGEN_EXTRA_CLANG_ARGS_x86_64-pc-windows-gnu",
+                "BINDGEN_EXTRA_CLANG_ARGS_x86_64_pc_windows_gnu"
+            ]
+        );
+        assert!(super::target_env("").is_empty());
     }
 }

@@ -9,6 +9,7 @@ mod bindgen_switch;
 mod check;
 mod cli;
 mod cpp;
+mod cross;
 mod diff;
 mod doctor;
 mod entry_point;

@@ -615,6 +615,7 @@ mod tests {
             enums: Vec::new(),
             declared: Default::default(),
             version: None,
+            triple: String::new(),
         }
     }
 

@@ -175,6 +175,19 @@ impl Unit {
         out
     }
 
+    /// The target triple this unit was read for: libclang's default (the
+    /// machine cushim runs on), or the one a `--target` argument names.
+    /// Example: `x86_64-pc-linux-gnu`.
+    pub fn triple(&self) -> String {
+        // SAFETY: the TU is live; the target info is disposed after use.
+        unsafe {
+            let info = clang_getTranslationUnitTargetInfo(self.tu);
+            let triple = take_string(clang_TargetInfo_getTriple(info));
+            clang_TargetInfo_dispose(info);
+            triple
+        }
+    }
+
     /// Every file this unit read that is not a system header, in inclusion order.
     pub fn user_files(&self) -> Vec<PathBuf> {
         extern "C" fn visit(

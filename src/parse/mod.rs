@@ -187,6 +187,10 @@ pub struct Raw {
     pub declared: BTreeSet<String>,
     /// The release the version macro gives (`CUDA_VERSION 13050` → 13.5).
     pub version: Option<CudaVersion>,
+    /// The target triple the headers were read for: libclang's default, or
+    /// a `--target` clang argument's. Bindgen reads the types for the same
+    /// one. Example: `x86_64-pc-linux-gnu`.
+    pub triple: String,
     /// `#define NAME TARGET` aliases, when the library's settings ask for them.
     pub alias_macros: Vec<(String, String)>,
     /// `static inline NAME(...) { return TARGET(...); }` wrappers, when the

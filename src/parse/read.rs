@@ -155,6 +155,7 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         enums,
         declared,
         version,
+        triple: plain.unit.triple(),
     })
 }
 

@@ -21,7 +21,14 @@ use crate::diag::Error;
 ///
 /// Bindgen still sees the enums (blocklisted, they would make every struct
 /// and union that holds one opaque); their items are taken out of its output.
-pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<Types, Error> {
+///
+/// Bindgen reads the headers for `triple`, the target that the functions
+/// were read for ([`super::Raw::triple`]), never for the one it would pick
+/// itself: in a build script that is cargo's `TARGET`, and a build for
+/// another system would then read the types as that system's headers have
+/// them, or fail for want of its C library's headers. The module is the same
+/// for every target (what differs between systems, it picks with `cfg`).
+pub fn bindgen_types(input: &Input, enums: &[String], triple: &str) -> Result<Types, Error> {
     let main = input.main();
     let header = main
         .canonicalize()
@@ -47,6 +54,7 @@ pub fn bindgen_types(input: &Input, enums: &[String]) -> Result<Types, Error> {
     let mut builder = bindgen::Builder::default()
         .header_contents("cushim-input.h", &super::read::source(input))
         .clang_args(["-x", "c", "-std=c11"])
+        .clang_arg(format!("--target={triple}"))
         .clang_arg(format!("-I{dir}"))
         .clang_arg(format!("-I{}", foreign::ROOT))
         .clang_args(input.clang_args.iter())

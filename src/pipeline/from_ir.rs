@@ -28,8 +28,9 @@ struct Header {
 /// Where the Rust types come from: the shipped data, or bindgen on the headers.
 enum RustTypes {
     Shipped(String),
+    /// The headers, and the target triple their functions were read for.
     #[cfg(feature = "parse")]
-    Headers(parse::Input),
+    Headers(parse::Input, String),
 }
 
 impl RustTypes {
@@ -41,9 +42,9 @@ impl RustTypes {
         match self {
             RustTypes::Shipped(text) => Ok(text.clone()),
             #[cfg(feature = "parse")]
-            RustTypes::Headers(input) => {
+            RustTypes::Headers(input, triple) => {
                 let names: Vec<String> = api.enums.iter().map(|e| e.name.clone()).collect();
-                let types = parse::bindgen_types(input, &names)?;
+                let types = parse::bindgen_types(input, &names, triple)?;
                 api.enums.retain(|e| types.enums.contains(&e.name));
                 Ok(types.text)
             }
@@ -173,7 +174,7 @@ fn from_headers(
             || library.main_header().name.into(),
             |s| s.to_string_lossy().into_owned(),
         ),
-        types: RustTypes::Headers(input),
+        types: RustTypes::Headers(input, raw.triple),
     })
 }
 
@@ -452,7 +453,7 @@ fn render(options: &Options, loaded: Loaded) -> Result<Generated, Error> {
                 // The stubs include the header: it must be C++ too. (The
                 // pinned releases' headers are, as the committed pairs show.)
                 #[cfg(feature = "parse")]
-                if let RustTypes::Headers(input) = &types {
+                if let RustTypes::Headers(input, _) = &types {
                     parse::check_cpp(input)?;
                 }
                 out.extend(emit::cpp::emit(
