@@ -139,3 +139,85 @@ fn the_layering_test_finds_a_use_of_a_later_part_and_a_forward_declaration() {
         );
     }
 }
+
+/// The ABI number and the shape it names: the declarations of the header's
+/// `info.h` and `api.h`, comments and spacing aside, as an FNV-1a hash. A
+/// change of shape must come with a new number (`CUSHIM_RUNTIME_ABI` in
+/// `header/api.h` and `source/error.cpp`), so that a pair and a runtime of
+/// other shapes never link; then this pair is written again.
+const ABI_SHAPE: (u32, u64) = (8, 0x1f16_110d_7d39_f987);
+
+/// A part's declarations: no comments, no blank lines, spacing folded, and
+/// not the line that defines the ABI's number.
+fn shape_text(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let code: Vec<&str> = code.split_whitespace().collect();
+        if code.is_empty() || code.starts_with(&["#define", "CUSHIM_RUNTIME_ABI"]) {
+            continue;
+        }
+        out.push_str(&code.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[test]
+fn a_new_shape_has_a_new_abi_number() {
+    let parts = header_parts();
+    let text: String = ["header/info.h", "header/api.h"]
+        .iter()
+        .map(|name| {
+            let (_, text) = parts.iter().find(|(n, _)| n == name).unwrap();
+            shape_text(text)
+        })
+        .collect();
+    let number = |text: &str, before: &str| -> u32 {
+        let at = text.find(before).unwrap() + before.len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().unwrap()
+    };
+    let (_, api) = parts.iter().find(|(n, _)| *n == "header/api.h").unwrap();
+    let abi = number(api, "#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_");
+    assert_eq!(
+        abi,
+        number(SOURCE, "const int CUSHIM_RUNTIME_ABI = "),
+        "the header and the source name one ABI"
+    );
+    let shape = fnv1a(&text);
+    let (recorded, recorded_shape) = ABI_SHAPE;
+    assert!(
+        shape != recorded_shape || abi == recorded,
+        "the ABI number changed to {abi} with the shape as it was: set ABI_SHAPE to ({abi}, {shape:#x})"
+    );
+    assert!(
+        shape == recorded_shape || abi != recorded,
+        "the runtime's shape changed (header/info.h or header/api.h) but CUSHIM_RUNTIME_ABI is still {abi}: raise it in header/api.h and source/error.cpp, then set ABI_SHAPE to ({}, {shape:#x})",
+        abi + 1
+    );
+    assert_eq!(
+        (abi, shape),
+        ABI_SHAPE,
+        "set ABI_SHAPE to ({abi}, {shape:#x})"
+    );
+}
+
+#[test]
+fn comments_and_spacing_are_no_change_of_shape() {
+    let a =
+        "struct A {\n    int x;  // the x\n};\n#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_3\n";
+    let b = "// A\nstruct A {\n  int   x;\n\n};\n#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_4\n";
+    assert_eq!(fnv1a(&shape_text(a)), fnv1a(&shape_text(b)));
+    let c = "struct A {\n    long x;\n};\n";
+    assert_ne!(fnv1a(&shape_text(a)), fnv1a(&shape_text(c)));
+}
