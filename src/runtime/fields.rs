@@ -250,6 +250,28 @@ mod tests {
         assert_eq!(names, table(|r| r.cpp));
     }
 
+    /// `Codes`, which each emitter writes by position (the C++ aggregate)
+    /// or by name (Rust) in one order: the two structs agree on it.
+    #[test]
+    fn both_codes_structs_have_one_field_order() {
+        let rust = rust_names(body(&rust_struct(), "pub struct Codes {"));
+        let cpp = cpp_names(body(&cpp_struct(), "struct Codes {"));
+        assert_eq!(rust, cpp);
+        assert_eq!(
+            rust,
+            [
+                "library_not_found",
+                "symbol_not_found",
+                "stub_library",
+                "too_old",
+                "not_initialized",
+                "success",
+                "invalid_value"
+            ],
+            "the emitters' code lists (`emit::rust`, `emit::cpp::code_list`) follow this order"
+        );
+    }
+
     #[test]
     fn a_field_added_to_one_struct_only_is_seen() {
         let rust = rust_struct().replacen(
