@@ -217,45 +217,75 @@ fn an_aarch64_stub_is_four_instructions_ending_in_br() {
 /// A C program linked against the committed 13.5 driver pair, built for
 /// aarch64, gets CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (303) from `cuInit`
 /// under qemu, where no driver exists.
+/// `tests/cpp/c_program.c` on the committed 13.5 driver pair, built for
+/// aarch64 once.
+fn c_program() -> &'static Path {
+    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let dir = scratch("aarch64-c-program");
+        let (shim, runtime) = driver_objects();
+        let object = dir.join("c_program.o");
+        run_ok(
+            Command::new(tool("gcc"))
+                .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-c"])
+                .arg(format!("-I{}", include_dir("13.5").display()))
+                .arg(format!("-I{}", generated().display()))
+                .arg(root().join("tests/cpp/c_program.c"))
+                .arg("-o")
+                .arg(&object),
+        );
+        let bin = dir.join("c_program");
+        run_ok(
+            Command::new(tool("gcc"))
+                .arg(&object)
+                .arg(shim)
+                .arg(runtime)
+                .args(["-pthread", "-ldl", "-o"])
+                .arg(&bin),
+        );
+        bin
+    })
+}
+
+/// The C program under qemu with the driver's override set to `library`.
+fn c_program_with(library: &Path) -> String {
+    let out = Command::new("qemu-aarch64")
+        .args(["-L", SYSROOT])
+        .arg("-E")
+        .arg(format!("CUSHIM_CUDA_LIBRARY={}", library.display()))
+        .arg(c_program())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = common::text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    stdout
+}
+
 #[test]
 fn a_c_program_gets_303_under_qemu_without_a_driver() {
     if !tools(false) {
         return;
     }
-    let dir = scratch("aarch64-c-program");
-    let (shim, runtime) = driver_objects();
-    let object = dir.join("c_program.o");
-    run_ok(
-        Command::new(tool("gcc"))
-            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-c"])
-            .arg(format!("-I{}", include_dir("13.5").display()))
-            .arg(format!("-I{}", generated().display()))
-            .arg(root().join("tests/cpp/c_program.c"))
-            .arg("-o")
-            .arg(&object),
-    );
-    let bin = dir.join("c_program");
-    run_ok(
-        Command::new(tool("gcc"))
-            .arg(&object)
-            .arg(shim)
-            .arg(runtime)
-            .args(["-pthread", "-ldl", "-o"])
-            .arg(&bin),
-    );
-    let out = Command::new("qemu-aarch64")
-        .args(["-L", SYSROOT])
-        .arg("-E")
-        .arg(format!(
-            "CUSHIM_CUDA_LIBRARY={}",
-            missing_library().display()
-        ))
-        .arg(&bin)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = common::text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let stdout = c_program_with(&missing_library());
     assert!(stdout.contains("cuInit -> 303, status 1"), "{stdout}");
+}
+
+/// A driver built for x86-64, named by the override on aarch64, is refused
+/// before the platform's loader sees it, with both machines named: the ELF
+/// machine check on this architecture.
+#[test]
+fn a_driver_built_for_another_machine_is_refused_on_aarch64() {
+    if !tools(false) {
+        return;
+    }
+    let x86_64 = common::fake_driver("aarch64-foreign-machine", &[]);
+    let stdout = c_program_with(&x86_64);
+    assert!(stdout.contains("cuInit -> 303, status 1"), "{stdout}");
+    assert!(
+        stdout
+            .contains("an ELF file for machine 62 (x86-64), but this program is for 183 (AArch64)"),
+        "{stdout}"
+    );
 }
 
 /// The register probe (`tests/aarch64/registers.h`): its pair, its fake
