@@ -25,6 +25,8 @@ use sha2::{Digest, Sha256};
 
 /// The cross toolchain's root, where qemu finds the dynamic loader and libc.
 const SYSROOT: &str = "/usr/aarch64-linux-gnu";
+/// The Rust target of the aarch64 program.
+const RUST_TARGET: &str = "aarch64-unknown-linux-gnu";
 /// The platform tags of the two wheels, as `pip download --platform` takes them.
 const AARCH64: &str = "manylinux2014_aarch64";
 const WINDOWS: &str = "win_amd64";
@@ -260,13 +262,14 @@ fn emulate(program: &Path, env: &[(&str, &Path)]) -> String {
 }
 
 /// The PTX line of the real aarch64 NVRTC, compiling through the stubs
-/// and linked directly, once a test run; asserts that they agree.
-fn aarch64_ptx() -> String {
-    static PTX: OnceLock<String> = OnceLock::new();
-    PTX.get_or_init(aarch64_runs).clone()
+/// and linked directly, once a test run; asserts that they agree. With the
+/// venv it ran from.
+fn aarch64_ptx() -> &'static (String, PathBuf) {
+    static PTX: OnceLock<(String, PathBuf)> = OnceLock::new();
+    PTX.get_or_init(aarch64_runs)
 }
 
-fn aarch64_runs() -> String {
+fn aarch64_runs() -> (String, PathBuf) {
     need(
         &["aarch64-linux-gnu-g++", "qemu-aarch64"],
         "g++-aarch64-linux-gnu and qemu-user",
@@ -325,7 +328,7 @@ fn aarch64_runs() -> String {
     place(&stubs, &inside);
     fs::set_permissions(venv_dir.join("bin"), fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(emulate(&inside, &[]), direct);
-    direct
+    (direct, venv_dir)
 }
 
 #[test]
@@ -408,5 +411,50 @@ fn the_real_windows_nvrtc_compiles_through_the_stubs_as_linked_and_as_on_aarch64
     let venv_wine = format!("Z:{}", venv_dir.display()).replace('/', "\\");
     assert_eq!(wine(&stubs, &[("VIRTUAL_ENV", venv_wine)]), direct);
     // The same PTX as the aarch64 library's.
-    assert_eq!(aarch64_ptx(), direct);
+    assert_eq!(aarch64_ptx().0, direct);
+}
+
+/// The Rust NVRTC module of 13.0 (`tests/real_wheels/rust`), cross-built
+/// for aarch64, compiles the same PTX as the C++ program linked directly,
+/// from VIRTUAL_ENV and from inside the venv.
+#[test]
+fn the_real_aarch64_nvrtc_compiles_through_the_rust_module_as_linked() {
+    if skipped() {
+        return;
+    }
+    need(&["aarch64-linux-gnu-gcc"], "gcc-aarch64-linux-gnu");
+    let have_target = Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", RUST_TARGET])
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
+        });
+    assert!(
+        have_target,
+        "rustup target add {RUST_TARGET} (as .ci/run does), or set CUSHIM_SKIP_REAL_WHEELS=1"
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let target_dir = common::nested_target();
+    run_ok(
+        Command::new(cargo)
+            .args(["build", "--quiet", "--locked", "--target", RUST_TARGET])
+            .arg("--manifest-path")
+            .arg(root().join("tests/real_wheels/rust/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .env(
+                "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER",
+                "aarch64-linux-gnu-gcc",
+            )
+            .env_remove("RUSTFLAGS"),
+    );
+    let program = target_dir
+        .join(RUST_TARGET)
+        .join("debug/cushim-real-wheels");
+    let (direct, venv_dir) = aarch64_ptx();
+    assert_eq!(&emulate(&program, &[("VIRTUAL_ENV", venv_dir)]), direct);
+    let inside = venv_dir.join("bin/cushim-real-wheels");
+    let _ = fs::remove_file(&inside);
+    fs::copy(&program, &inside).unwrap();
+    assert_eq!(&emulate(&inside, &[]), direct);
 }
