@@ -168,9 +168,10 @@ fn fetch(platform: &str) -> PathBuf {
         fs::write(&to, data).unwrap();
     }
     let _ = fs::remove_dir_all(&dir);
-    fs::rename(&tree, &dir).unwrap();
+    // Another test run sharing the cache may have put it in place first.
+    let renamed = fs::rename(&tree, &dir);
     fs::remove_dir_all(&staging).unwrap();
-    assert!(good(&dir));
+    assert!(good(&dir), "{}: {renamed:?}", dir.display());
     dir
 }
 
@@ -232,8 +233,8 @@ fn ptx_line(stdout: &str) -> String {
 }
 
 /// `qemu-aarch64 program` with `env` for the emulated program alone, in a
-/// clean loader environment; its PTX line.
-fn emulate(program: &Path, env: &[(&str, &Path)]) -> String {
+/// clean loader environment.
+fn qemu(program: &Path, env: &[(&str, &Path)]) -> Command {
     let mut cmd = Command::new("timeout");
     cmd.args(["120", "qemu-aarch64", "-L", SYSROOT]);
     for (k, v) in env {
@@ -251,8 +252,13 @@ fn emulate(program: &Path, env: &[(&str, &Path)]) -> String {
     ] {
         cmd.env_remove(var);
     }
+    cmd
+}
+
+/// The PTX line of [`qemu`]'s run, which must succeed.
+fn emulate(program: &Path, env: &[(&str, &Path)]) -> String {
     let started = std::time::Instant::now();
-    let line = ptx_line(&run_ok(&mut cmd));
+    let line = ptx_line(&run_ok(&mut qemu(program, env)));
     eprintln!(
         "real_wheels: {} in {:.1?}",
         program.display(),
@@ -308,14 +314,7 @@ fn aarch64_runs() -> (String, PathBuf) {
     );
     let direct = emulate(&linked, &[]);
     // Outside the venv and without VIRTUAL_ENV the stubs find no NVRTC.
-    let out = Command::new("qemu-aarch64")
-        .args(["-L", SYSROOT])
-        .arg(&stubs)
-        .env_remove("VIRTUAL_ENV")
-        .env_remove("CONDA_PREFIX")
-        .env_remove("LD_LIBRARY_PATH")
-        .output()
-        .unwrap();
+    let out = qemu(&stubs, &[]).output().unwrap();
     let (stdout, _) = common::text(&out);
     assert!(
         !out.status.success() && stdout.contains("nvrtcCreateProgram"),
@@ -387,19 +386,21 @@ fn the_real_windows_nvrtc_compiles_through_the_stubs_as_linked_and_as_on_aarch64
             .arg(&linked),
     );
     let wine = |exe: &Path, env: &[(&str, String)]| {
+        let mut cmd = Command::new("timeout");
+        cmd.args(["120", "wine"])
+            .arg(exe)
+            .current_dir(&dir)
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all")
+            .env_remove("VIRTUAL_ENV")
+            .env_remove("CONDA_PREFIX")
+            .env_remove("CUDA_PATH")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+        cmd
+    };
+    let ptx = |exe: &Path, env: &[(&str, String)]| {
         let started = std::time::Instant::now();
-        let line = ptx_line(&run_ok(
-            Command::new("timeout")
-                .args(["120", "wine"])
-                .arg(exe)
-                .current_dir(&dir)
-                .env("WINEPREFIX", dir.join("wine-prefix"))
-                .env("WINEDEBUG", "-all")
-                .env_remove("VIRTUAL_ENV")
-                .env_remove("CONDA_PREFIX")
-                .env_remove("CUDA_PATH")
-                .envs(env.iter().map(|(k, v)| (*k, v.as_str()))),
-        ));
+        let line = ptx_line(&run_ok(&mut wine(exe, env)));
         eprintln!(
             "real_wheels: {} in {:.1?}",
             exe.display(),
@@ -407,9 +408,16 @@ fn the_real_windows_nvrtc_compiles_through_the_stubs_as_linked_and_as_on_aarch64
         );
         line
     };
-    let direct = wine(&linked, &[]);
+    let direct = ptx(&linked, &[]);
+    // Without VIRTUAL_ENV the stubs find no NVRTC.
+    let out = wine(&stubs, &[]).output().unwrap();
+    let (stdout, _) = common::text(&out);
+    assert!(
+        !out.status.success() && stdout.contains("nvrtcCreateProgram"),
+        "{stdout}"
+    );
     let venv_wine = format!("Z:{}", venv_dir.display()).replace('/', "\\");
-    assert_eq!(wine(&stubs, &[("VIRTUAL_ENV", venv_wine)]), direct);
+    assert_eq!(ptx(&stubs, &[("VIRTUAL_ENV", venv_wine)]), direct);
     // The same PTX as the aarch64 library's.
     assert_eq!(aarch64_ptx().0, direct);
 }
