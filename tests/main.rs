@@ -24,6 +24,7 @@ mod offline;
 mod pinned;
 mod readme;
 mod real_headers;
+mod real_wheels;
 mod scenarios;
 mod snapshots;
 mod windows;
