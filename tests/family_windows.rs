@@ -1,10 +1,12 @@
 //! Every library of the registry but the driver on Windows (issue 36, item
-//! 2): the C++ family program, built with mingw-w64 against the committed
-//! CUDA 13.5 pairs, run under Wine. Without the libraries each one answers
-//! its own "library not found" naming its Windows file, or, with no Windows
-//! file, that it has none; with each fake built as a DLL under its Windows
-//! name in a toolkit's `bin` (or, for a library the driver installs, named by
-//! its override variable), each one's own calls run against its fake.
+//! 2): the family programs, C++ built with mingw-w64 against the committed
+//! CUDA 13.5 pairs and Rust (`tests/family-consumer`) against the committed
+//! 13.5 modules for x86_64-pc-windows-gnu, run under Wine. Without the
+//! libraries each one answers its own "library not found" naming its Windows
+//! file, or, with no Windows file, that it has none; with each fake built as
+//! a DLL under its Windows name in a toolkit's `bin` (or, for a library the
+//! driver installs, named by its override variable), each one's own calls
+//! run against its fake. Four Wine runs: each program absent, then present.
 
 use crate::common;
 use crate::family::libraries;
@@ -20,6 +22,8 @@ use cushim::library::{with_major, Library, Search};
 /// The release of the committed pairs the program is built against.
 const RELEASE: &str = "13.5";
 const MAJOR: u32 = 13;
+/// The Rust program's target.
+const TARGET: &str = "x86_64-pc-windows-gnu";
 
 /// Its Windows files for CUDA 13: empty for a library that has none.
 fn windows_names(library: &Library) -> Vec<String> {
@@ -284,6 +288,91 @@ fn fake(library: &Library, dir: &Path) -> PathBuf {
     dll
 }
 
+/// The Rust program's `libraries.rs`: each library's module (the committed
+/// 13.5 one) and its calls (`tests/fake/<name>.rs`), and `which`, `present`
+/// and `absent` over them; a library without a Windows file runs only its
+/// absent calls.
+fn libraries_rs() -> String {
+    let libraries = libraries();
+    let generated = root().join("generated/cuda-13.5");
+    let mut text = String::from("// Written by tests/family_windows.rs from cushim's registry.\n");
+    for (library, _) in &libraries {
+        let (name, stem) = (library.name, library.stem);
+        text.push_str(&format!(
+            "\n#[allow(clippy::pedantic, missing_docs, dead_code)]\nmod {name} {{\n    include!({:?});\n}}\n\n#[allow(dead_code)]\nmod {name}_scenarios {{\n    #[allow(unused_imports)]\n    use super::*;\n    include!({:?});\n}}\n",
+            generated.join(format!("{stem}.rs")).display().to_string(),
+            root().join(format!("tests/fake/{name}.rs")).display().to_string(),
+        ));
+    }
+    let unknown = "        other => panic!(\"unknown library {other}\"),\n";
+    let arms = |call: &dyn Fn(&Library) -> String| -> String {
+        libraries
+            .iter()
+            .map(|(l, _)| format!("        {:?} => {},\n", l.name, call(l)))
+            .collect()
+    };
+    text.push_str(&format!(
+        "\nfn which(lib: &str) {{\n    match lib {{\n{}{unknown}    }}\n}}\n",
+        arms(&|l| format!("which!({})", l.name))
+    ));
+    for scenario in ["present", "absent"] {
+        text.push_str(&format!(
+            "\nfn {scenario}(lib: &str) {{\n    match lib {{\n{}{unknown}    }}\n    which(lib);\n}}\n",
+            arms(&|l| if scenario == "present" && windows_names(l).is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{}_scenarios::{scenario}()", l.name)
+            })
+        ));
+    }
+    text
+}
+
+/// Builds the Rust program (`tests/family-consumer`) for Windows into `dir`,
+/// with the DLL that Wine 8 lacks beside it; returns its path.
+fn rust_program(dir: &Path) -> PathBuf {
+    let modules = dir.join("rust");
+    std::fs::create_dir_all(&modules).unwrap();
+    std::fs::write(modules.join("libraries.rs"), libraries_rs()).unwrap();
+    let target = common::nested_target();
+    run_ok(
+        Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--offline",
+                "--locked",
+                "--quiet",
+                "--target",
+                TARGET,
+            ])
+            .arg("--manifest-path")
+            .arg(root().join("tests/family-consumer/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            .env("CUSHIM_FAMILY_DIR", &modules)
+            .env(
+                "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER",
+                "x86_64-w64-mingw32-gcc",
+            )
+            .env_remove("RUSTFLAGS"),
+    );
+    let exe = dir.join("family-rust.exe");
+    std::fs::copy(
+        target.join(TARGET).join("debug/cushim-family-consumer.exe"),
+        &exe,
+    )
+    .unwrap();
+    // Wine 8 lacks the DLL that Rust's standard library takes its random numbers from.
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(dir.join("bcryptprimitives.dll"))
+            .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
+            .arg("-ladvapi32"),
+    );
+    exe
+}
+
 /// `path` as Wine names it: `Z:\...`.
 fn windows(path: &Path) -> String {
     format!("Z:{}", path.display()).replace('/', "\\")
@@ -311,11 +400,28 @@ fn wine(dir: &Path, exe: &Path, args: &[&str], env: &[(String, String)]) -> Stri
     out
 }
 
-/// Every library of the registry on Windows, with none installed and with
-/// every fake.
+/// Whether the Rust standard library for [`TARGET`] is installed.
+fn have_rust_target() -> bool {
+    Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", TARGET])
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
+        })
+}
+
+/// Every library of the registry on Windows, in the C++ and the Rust
+/// program, with none installed and with every fake.
 #[test]
 fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
     if !common::windows_cpp_tools() {
+        return;
+    }
+    assert!(
+        have_rust_target() || std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+        "install the {TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
+    );
+    if !have_rust_target() {
         return;
     }
     let start = Instant::now();
@@ -327,61 +433,64 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
         with_header,
         without_calls,
     } = program(&dir);
+    let rust = rust_program(&dir);
     let libraries = libraries();
     for (name, why) in &without_calls {
-        eprintln!("family_windows: {name}: its calls do not build for Windows: {why}");
+        eprintln!("family_windows: {name}: its C++ calls do not build for Windows: {why}");
     }
-    // Of the libraries with a Windows file, most run their own calls.
-    let with_calls: Vec<&Library> = libraries
+    // Of the libraries with a Windows file, most run their own calls in C++;
+    // all do in Rust (whose modules need no header).
+    let on_windows: Vec<&Library> = libraries
         .iter()
         .map(|(l, _)| *l)
+        .filter(|l| !windows_names(l).is_empty())
+        .collect();
+    let with_calls: Vec<&Library> = on_windows
+        .iter()
+        .copied()
         .filter(|l| has_calls(l, &with_header))
         .collect();
     assert!(without_calls.len() <= 3, "{without_calls:?}");
-    assert_eq!(
-        with_calls.len() + without_calls.len(),
-        libraries
-            .iter()
-            .filter(|(l, _)| !windows_names(l).is_empty())
-            .count()
-    );
+    assert_eq!(with_calls.len() + without_calls.len(), on_windows.len());
+    // Absent, the Rust program runs every library's calls: those without a
+    // Windows file too.
+    let every: Vec<&Library> = libraries.iter().map(|(l, _)| *l).collect();
+    let programs = [("C++", &exe, &with_calls), ("Rust", &rust, &every)];
     let names: Vec<&str> = libraries.iter().map(|(l, _)| l.name).collect();
     let built = start.elapsed();
 
     let mut args = vec!["absent"];
     args.extend(&names);
-    let out = wine(&dir, &exe, &args, &[]);
-    for (library, _) in &libraries {
-        let line = out
-            .lines()
-            .find(|l| l.starts_with(&format!("{}: error=", library.name)))
-            .unwrap_or_else(|| panic!("{}: no answer:\n{out}", library.name));
-        let want = match windows_names(library).first() {
-            Some(file) => format!(
-                "error={} library not found; tried `{file}`",
-                library.words.label
-            ),
-            None => format!(
-                "error={} has no library for Windows; set {} to the absolute path of one to use it",
-                library.words.label, library.words.override_var
-            ),
-        };
-        assert!(
-            line.contains(&want),
-            "{}: want {want}:\n{out}",
-            library.name
-        );
-    }
-    // Its own calls answered, beside `which` (present, they CHECK that
-    // they succeed: a failure ends the program).
-    for library in &with_calls {
-        let own = format!("{}: ", library.name);
-        assert!(
-            out.lines()
-                .any(|l| l.starts_with(&own) && !l.starts_with(&format!("{own}error="))),
-            "{}: its own calls printed nothing:\n{out}",
-            library.name
-        );
+    for (language, exe, calls) in programs {
+        let out = wine(&dir, exe, &args, &[]);
+        for (library, _) in &libraries {
+            let want = match windows_names(library).first() {
+                Some(file) => format!(
+                    "error={} library not found; tried `{file}`",
+                    library.words.label
+                ),
+                None => format!(
+                    "error={} has no library for Windows; set {} to the absolute path of one to use it",
+                    library.words.label, library.words.override_var
+                ),
+            };
+            assert!(
+                out.contains(&want),
+                "{language}: {}: want {want}:\n{out}",
+                library.name
+            );
+        }
+        // Its own calls answered (present, they check that they succeed:
+        // a failure ends the program).
+        for library in calls {
+            let own = format!("{}: ", library.name);
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&own) && !l.starts_with(&format!("{own}error="))),
+                "{language}: {}: its own calls printed nothing:\n{out}",
+                library.name
+            );
+        }
     }
     let absent = start.elapsed();
 
@@ -391,11 +500,7 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
     let system = dir.join("system");
     let mut env = vec![("CUDA_PATH".to_string(), windows(&toolkit))];
     let mut expected = Vec::new();
-    let mut pending: Vec<&Library> = libraries
-        .iter()
-        .map(|(l, _)| *l)
-        .filter(|l| !windows_names(l).is_empty())
-        .collect();
+    let mut pending = on_windows.clone();
     while !pending.is_empty() {
         let before = pending.len();
         pending.retain(|library| {
@@ -422,25 +527,24 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
     }
     let mut args = vec!["present"];
     args.extend(&names);
-    let out = wine(&dir, &exe, &args, &env);
-    for (name, dll) in &expected {
-        let want = format!("{name}: path={dll} version=");
-        assert!(out.contains(&want), "{name}: want {want}:\n{out}");
-    }
-    for (library, _) in &libraries {
-        if windows_names(library).is_empty() {
+    for (language, exe, _) in programs {
+        let out = wine(&dir, exe, &args, &env);
+        for (name, dll) in &expected {
+            let want = format!("path={dll} version=");
             assert!(
-                out.contains(&format!(
-                    "{}: error={} has no library for Windows",
-                    library.name, library.words.label
-                )),
-                "{}:\n{out}",
-                library.name
+                out.contains(&want),
+                "{language}: {name}: want {want}:\n{out}"
             );
+        }
+        for (library, _) in &libraries {
+            if windows_names(library).is_empty() {
+                let want = format!("error={} has no library for Windows", library.words.label);
+                assert!(out.contains(&want), "{language}: {}:\n{out}", library.name);
+            }
         }
     }
     let present = start.elapsed();
     eprintln!(
-        "family_windows: built in {built:?}, absent run by {absent:?}, present run by {present:?}"
+        "family_windows: built in {built:?}, absent runs by {absent:?}, present runs by {present:?}"
     );
 }
