@@ -400,6 +400,49 @@ fn wine(dir: &Path, exe: &Path, args: &[&str], env: &[(String, String)]) -> Stri
     out
 }
 
+/// What the present run's loaders are given: the variables (`CUDA_PATH`,
+/// and an override variable for a library the driver installs), and the
+/// DLL each library must load.
+type Installed = (Vec<(String, String)>, Vec<(&'static str, String)>);
+
+/// Builds the fake of each library in `on_windows` under `dir`, each after
+/// the DLLs it loads first: in the toolkit's `bin`, or, for a library the
+/// driver installs, where its override variable names it.
+fn install_fakes(dir: &Path, on_windows: &[&'static Library]) -> Installed {
+    // Each fake after the DLLs it loads first.
+    let toolkit = dir.join("toolkit");
+    let bin = toolkit.join("bin");
+    let system = dir.join("system");
+    let mut env = vec![("CUDA_PATH".to_string(), windows(&toolkit))];
+    let mut expected = Vec::new();
+    let mut pending = on_windows.to_vec();
+    while !pending.is_empty() {
+        let before = pending.len();
+        pending.retain(|library| {
+            let needs = with_major(library.preload_for(MAJOR).windows, MAJOR);
+            if !needs.iter().all(|n| bin.join(n).exists()) {
+                return true;
+            }
+            let place = match library.search {
+                Search::System => &system,
+                Search::Toolkit { .. } => &bin,
+            };
+            std::fs::create_dir_all(place).unwrap();
+            let dll = fake(library, place);
+            if place == &system {
+                env.push((library.words.override_var.to_string(), windows(&dll)));
+            }
+            expected.push((library.name, windows(&dll)));
+            false
+        });
+        assert!(
+            pending.len() < before,
+            "a cycle among the fakes' dependencies"
+        );
+    }
+    (env, expected)
+}
+
 /// Whether the Rust standard library for [`TARGET`] is installed.
 fn have_rust_target() -> bool {
     Command::new("rustc")
@@ -428,23 +471,41 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
     let dir = scratch("family-every-windows");
     // Its wine prefix weighs 0.7 GB.
     let _removed = common::RemovedAfter(dir.clone());
-    let Program {
-        exe,
-        with_header,
-        without_calls,
-    } = program(&dir);
-    let rust = rust_program(&dir);
     let libraries = libraries();
+    let on_windows: Vec<&'static Library> = libraries
+        .iter()
+        .map(|(l, _)| *l)
+        .filter(|l| !windows_names(l).is_empty())
+        .collect();
+    // The two programs and the fakes, built side by side.
+    let (
+        Program {
+            exe,
+            with_header,
+            without_calls,
+        },
+        rust,
+        (env, expected),
+    ) = std::thread::scope(|s| {
+        let rust = s.spawn(|| rust_program(&dir));
+        let fakes = s.spawn(|| install_fakes(&dir, &on_windows));
+        // The Wine prefix, which takes seconds to create.
+        s.spawn(|| {
+            run_ok(
+                Command::new("wine")
+                    .args(["wineboot", "--init"])
+                    .env("WINEPREFIX", dir.join("wine-prefix"))
+                    .env("WINEDEBUG", "-all"),
+            )
+        });
+        let cpp = program(&dir);
+        (cpp, rust.join().unwrap(), fakes.join().unwrap())
+    });
     for (name, why) in &without_calls {
         eprintln!("family_windows: {name}: its C++ calls do not build for Windows: {why}");
     }
     // Of the libraries with a Windows file, most run their own calls in C++;
     // all do in Rust (whose modules need no header).
-    let on_windows: Vec<&Library> = libraries
-        .iter()
-        .map(|(l, _)| *l)
-        .filter(|l| !windows_names(l).is_empty())
-        .collect();
     let with_calls: Vec<&Library> = on_windows
         .iter()
         .copied()
@@ -494,37 +555,6 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
     }
     let absent = start.elapsed();
 
-    // Each fake after the DLLs it loads first.
-    let toolkit = dir.join("toolkit");
-    let bin = toolkit.join("bin");
-    let system = dir.join("system");
-    let mut env = vec![("CUDA_PATH".to_string(), windows(&toolkit))];
-    let mut expected = Vec::new();
-    let mut pending = on_windows.clone();
-    while !pending.is_empty() {
-        let before = pending.len();
-        pending.retain(|library| {
-            let needs = with_major(library.preload_for(MAJOR).windows, MAJOR);
-            if !needs.iter().all(|n| bin.join(n).exists()) {
-                return true;
-            }
-            let place = match library.search {
-                Search::System => &system,
-                Search::Toolkit { .. } => &bin,
-            };
-            std::fs::create_dir_all(place).unwrap();
-            let dll = fake(library, place);
-            if place == &system {
-                env.push((library.words.override_var.to_string(), windows(&dll)));
-            }
-            expected.push((library.name, windows(&dll)));
-            false
-        });
-        assert!(
-            pending.len() < before,
-            "a cycle among the fakes' dependencies"
-        );
-    }
     let mut args = vec!["present"];
     args.extend(&names);
     for (language, exe, _) in programs {
