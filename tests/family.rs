@@ -25,7 +25,7 @@ use common::{root, run_ok, scratch, text, CXXFLAGS};
 /// `tests/fake/lib<name>.c`). Asserts that each has its fake and its
 /// scenarios in both programs (`tests/fake/<name>.rs`, `<name>.cpp`): a
 /// library without them fails here, never skipped.
-fn libraries() -> Vec<(&'static cushim::library::Library, String)> {
+pub(crate) fn libraries() -> Vec<(&'static cushim::library::Library, String)> {
     cushim::library::LIBRARIES
         .iter()
         .copied()

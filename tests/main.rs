@@ -15,6 +15,7 @@ mod doctor;
 mod entry_point;
 mod enum_styles;
 mod family;
+mod family_windows;
 mod fuzz;
 mod layers;
 mod libraries;

@@ -12,8 +12,6 @@
  * Knobs: FAKE_VERSION (what cudnnGetVersion answers; default 92801),
  * FAKE_CUDART (what cudnnGetCudartVersion answers; default 13000).
  */
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +23,25 @@
 #define FAKE_CUDART 13000
 #endif
 
+/* The sublibraries' file names, and opening one by name: the DLLs of
+ * cuDNN 9 for Windows (the Windows family test), libcudnn_*.so.9 elsewhere. */
+#ifdef _WIN32
+#include <windows.h>
+#define GRAPH_FILE "cudnn_graph64_9.dll"
+#define OPS_FILE "cudnn_ops64_9.dll"
+static void *open_by_name(const char *name) { return (void *)LoadLibraryA(name); }
+static void *symbol(void *h, const char *name) { return (void *)GetProcAddress((HMODULE)h, name); }
+#else
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#define GRAPH_FILE "libcudnn_graph.so.9"
+#define OPS_FILE "libcudnn_ops.so.9"
+static void *open_by_name(const char *name) { return dlopen(name, RTLD_NOW | RTLD_GLOBAL); }
+static void *symbol(void *h, const char *name) { return dlsym(h, name); }
+#endif
+
 static void *sublibrary(const char *name, const char *function) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    void *h = open_by_name(name);
     if (!h) {
         fprintf(stderr, "Invalid handle. Cannot load symbol %s\n", function);
         abort();
@@ -34,7 +49,7 @@ static void *sublibrary(const char *name, const char *function) {
     return h;
 }
 
-static void *graph(const char *function) { return sublibrary("libcudnn_graph.so.9", function); }
+static void *graph(const char *function) { return sublibrary(GRAPH_FILE, function); }
 
 size_t cudnnGetVersion(void) {
     graph("cudnnGetVersion");
@@ -57,8 +72,8 @@ static const char *ops_file = "";
 
 int cudnnCreate(void **h) {
     graph("cudnnCreate");
-    void *ops = sublibrary("libcudnn_ops.so.9", "cudnnCreate");
-    const char *(*where)(void) = (const char *(*)(void))dlsym(ops, "fake_sublibrary_file");
+    void *ops = sublibrary(OPS_FILE, "cudnnCreate");
+    const char *(*where)(void) = (const char *(*)(void))symbol(ops, "fake_sublibrary_file");
     if (!h || !where) return 2000; /* CUDNN_STATUS_BAD_PARAM */
     ops_file = where();
     *h = &handle;
