@@ -1305,7 +1305,7 @@ const cushim::LibraryInfo cushim_this = {
         0,  // success: CUDA_SUCCESS
         1,  // invalid value: CUDA_ERROR_INVALID_VALUE
     },  // codes: what a call that never reached it returns
-    &cushim_driver,  // driver: the driver's own settings, or null
+    &cushim_driver,  // abi_lookup: its lookup by ABI version and its default-stream modes, where it has them, else null
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions

@@ -201,7 +201,7 @@ struct LibraryInfo {
     const char *const *siblings;         // opened by name later: loaded after it from its directory, best effort
     const char *const *family;           // file names of the libraries installed beside it (same CUDA major)
     Codes codes;
-    const Driver *driver;                // null for every library but the driver
+    const Driver *abi_lookup;            // null for every library but the driver
     const Function *functions;
     std::size_t count;
     const Alias *aliases;
@@ -226,7 +226,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_8
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_9
 
 extern "C" {
 

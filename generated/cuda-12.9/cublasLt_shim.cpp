@@ -226,7 +226,7 @@ const cushim::LibraryInfo cushim_this = {
         0,  // success: CUBLAS_STATUS_SUCCESS
         7,  // invalid value: CUBLAS_STATUS_INVALID_VALUE
     },  // codes: what a call that never reached it returns
-    nullptr,  // driver: the driver's own settings, or null
+    nullptr,  // abi_lookup: its lookup by ABI version and its default-stream modes, where it has them, else null
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions

@@ -1046,7 +1046,7 @@ const cushim::LibraryInfo cushim_this = {
         0,  // success: cudaSuccess
         1,  // invalid value: cudaErrorInvalidValue
     },  // codes: what a call that never reached it returns
-    &cushim_driver,  // driver: the driver's own settings, or null
+    &cushim_driver,  // abi_lookup: its lookup by ABI version and its default-stream modes, where it has them, else null
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions

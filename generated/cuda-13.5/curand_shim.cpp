@@ -197,7 +197,7 @@ const cushim::LibraryInfo cushim_this = {
         0,  // success: CURAND_STATUS_SUCCESS
         104,  // invalid value: CURAND_STATUS_OUT_OF_RANGE
     },  // codes: what a call that never reached it returns
-    nullptr,  // driver: the driver's own settings, or null
+    nullptr,  // abi_lookup: its lookup by ABI version and its default-stream modes, where it has them, else null
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions

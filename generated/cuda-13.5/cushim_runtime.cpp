@@ -38,7 +38,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 8;
+extern "C" const int CUSHIM_RUNTIME_ABI = 9;
 
 namespace {
 
@@ -894,8 +894,8 @@ bool adopt(const LibraryInfo &L, void *h, const char *name, bool named, const ch
     s.version = version;
     s.handle = h;
     format(s.path, sizeof s.path, "%s", name);
-    if (L.driver && L.driver->proc_address_v2) s.proc_v2 = find(h, L.driver->proc_address_v2);
-    if (L.driver && L.driver->proc_address_v1) s.proc_v1 = find(h, L.driver->proc_address_v1);
+    if (L.abi_lookup && L.abi_lookup->proc_address_v2) s.proc_v2 = find(h, L.abi_lookup->proc_address_v2);
+    if (L.abi_lookup && L.abi_lookup->proc_address_v1) s.proc_v1 = find(h, L.abi_lookup->proc_address_v1);
     s.status = status_ok;
     format(s.message, sizeof s.message, "loaded `%s`", name);
     // The objects it exports, into the pair's definitions of them.
@@ -1261,7 +1261,7 @@ void open_through(const LibraryInfo &L, const LibraryInfo &R, const Library *r) 
         // its file name carries: 11 (whose entry point, where it has one, is
         // 11.3's or later), or 12 and later.
         unsigned version = r->version != 0 ? r->version : R.major == 11 ? 11030u : R.major >= 12 ? R.major * 1000u : 0u;
-        const char *name = L.driver->proc_address_v1;
+        const char *name = L.abi_lookup->proc_address_v1;
         if (!entry) {
             no_entry(L, R, runtime,
                      "it exports neither `cudaGetDriverEntryPointByVersion` (12.5 and later) nor "
@@ -1387,8 +1387,8 @@ Library *loaded(const LibraryInfo &L);
 // that hands it out (--resolve runtime-entry-point), the runtime loaded
 // first, or else by its own search.
 void load(const LibraryInfo &L) {
-    if (L.driver && L.driver->runtime)
-        open_through(L, *L.driver->runtime, loaded(*L.driver->runtime));
+    if (L.abi_lookup && L.abi_lookup->runtime)
+        open_through(L, *L.abi_lookup->runtime, loaded(*L.abi_lookup->runtime));
     else
         open_library(L);
 }
@@ -1488,7 +1488,7 @@ int lock_stream_mode(const LibraryInfo &L) {
     int current = stream_mode.load(std::memory_order_acquire);
     for (;;) {
         if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode(*L.driver) : current;
+        int mode = current == mode_unset ? initial_mode(*L.abi_lookup) : current;
         if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel)) return mode;
     }
 }
@@ -1507,16 +1507,16 @@ void note_failure(const LibraryInfo &L, std::size_t index) {
             return;
         case version_not_sufficient:
             format(message, sizeof message, "%s too old: %s knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
-                   L.short_name, L.driver->proc_address_v1, f.name, L.product, f.version / 1000,
+                   L.short_name, L.abi_lookup->proc_address_v1, f.name, L.product, f.version / 1000,
                    f.version % 1000 / 10, L.short_name, s.version / 1000, s.version % 1000 / 10);
             note(L, status_version_not_sufficient, message);
             return;
         default: {
             char how[128] = "dlsym, code";
-            if (L.driver && f.version && s.proc_by_version)
+            if (L.abi_lookup && f.version && s.proc_by_version)
                 format(how, sizeof how, "%s answered", s.entry_point);
-            else if (L.driver && f.version && (s.proc_v2 || s.proc_v1))
-                format(how, sizeof how, "%s answered", L.driver->proc_address_v1);
+            else if (L.abi_lookup && f.version && (s.proc_v2 || s.proc_v1))
+                format(how, sizeof how, "%s answered", L.abi_lookup->proc_address_v1);
             else if (s.entry_point)
                 format(how, sizeof how, "no ABI version to ask %s for, code", s.entry_point);
             format(message, sizeof message,
@@ -1534,7 +1534,7 @@ void *lookup(const LibraryInfo &L, std::size_t index, int &state) {
     const Library &s = *L.state;
     const Function *target = &L.functions[index];
     bool per_thread = target->per_thread;
-    if (L.driver && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
+    if (L.abi_lookup && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
         // The legacy name in per-thread mode binds the per-thread variant.
         target = &L.functions[target->twin];
         per_thread = true;
@@ -1718,12 +1718,12 @@ const char *cushim_runtime_library_path(const LibraryInfo *L) {
 unsigned cushim_runtime_library_open_attempts(const LibraryInfo *L) {
     unsigned attempts = L->state->attempts.load(std::memory_order_relaxed);
     // Reached through the CUDA runtime: the loader's calls were the runtime's search.
-    if (L->driver && L->driver->runtime) attempts += L->driver->runtime->state->attempts.load(std::memory_order_relaxed);
+    if (L->abi_lookup && L->abi_lookup->runtime) attempts += L->abi_lookup->runtime->state->attempts.load(std::memory_order_relaxed);
     return attempts;
 }
 
 int cushim_runtime_set_stream_mode(const LibraryInfo *L, int per_thread) {
-    if (!L->driver) return -1;
+    if (!L->abi_lookup) return -1;
     std::atomic<int> &stream_mode = L->state->stream_mode;
     int mode = per_thread ? mode_per_thread : mode_legacy;
     int current = stream_mode.load(std::memory_order_acquire);
@@ -1738,17 +1738,17 @@ int cushim_runtime_set_stream_mode(const LibraryInfo *L, int per_thread) {
 }
 
 int cushim_runtime_stream_mode(const LibraryInfo *L) {
-    if (!L->driver) return 0;
+    if (!L->abi_lookup) return 0;
     int current = L->state->stream_mode.load(std::memory_order_acquire) & ~mode_locked;
-    if (current == mode_unset) current = initial_mode(*L->driver);
+    if (current == mode_unset) current = initial_mode(*L->abi_lookup);
     return current == mode_per_thread;
 }
 
 // Why the stream variable is ignored, or null: the same rule and words as
 // the Rust runtime's `stream_mode_warning`.
 const char *cushim_runtime_stream_mode_warning(const LibraryInfo *L) {
-    if (!L->driver) return nullptr;
-    const cushim::Driver &d = *L->driver;
+    if (!L->abi_lookup) return nullptr;
+    const cushim::Driver &d = *L->abi_lookup;
     const char *value = std::getenv(d.stream_var);
     if (!value || stream_mode_from_env(d, value) != mode_unset) return nullptr;
     char on[64] = {}, off[64] = {};
@@ -1807,7 +1807,7 @@ unsigned long long cushim_runtime_answer(const LibraryInfo *L, unsigned answer, 
 }
 
 int cushim_runtime_stream_value(const LibraryInfo *L, const char *value) {
-    return L->driver ? stream_mode_from_env(*L->driver, value) : mode_unset;
+    return L->abi_lookup ? stream_mode_from_env(*L->abi_lookup, value) : mode_unset;
 }
 
 int cushim_runtime_override_value(const char *value) { return library_override(value); }

@@ -67,7 +67,7 @@ fields! {
     Codes: codes, codes, "what a call that never reached it returns";
     Resolve: resolve, -, "how its functions are found (--resolve)";
     DefaultStream: default_stream, -, "the default-stream mode (--stream)";
-    Driver: -, driver, "the driver's own settings, or null";
+    Driver: -, abi_lookup, "its lookup by ABI version and its default-stream modes, where it has them, else null";
     Functions: -, functions, "the function table";
     Count: -, count, "its rows";
     Aliases: -, aliases, "the other C names of its functions";

@@ -1,6 +1,6 @@
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_8
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_9
 
 extern "C" {
 

@@ -201,7 +201,7 @@ struct LibraryInfo {
     const char *const *siblings;         // opened by name later: loaded after it from its directory, best effort
     const char *const *family;           // file names of the libraries installed beside it (same CUDA major)
     Codes codes;
-    const Driver *driver;                // null for every library but the driver
+    const Driver *abi_lookup;            // null for every library but the driver
     const Function *functions;
     std::size_t count;
     const Alias *aliases;

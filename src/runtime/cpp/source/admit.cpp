@@ -203,8 +203,8 @@ bool adopt(const LibraryInfo &L, void *h, const char *name, bool named, const ch
     s.version = version;
     s.handle = h;
     format(s.path, sizeof s.path, "%s", name);
-    if (L.driver && L.driver->proc_address_v2) s.proc_v2 = find(h, L.driver->proc_address_v2);
-    if (L.driver && L.driver->proc_address_v1) s.proc_v1 = find(h, L.driver->proc_address_v1);
+    if (L.abi_lookup && L.abi_lookup->proc_address_v2) s.proc_v2 = find(h, L.abi_lookup->proc_address_v2);
+    if (L.abi_lookup && L.abi_lookup->proc_address_v1) s.proc_v1 = find(h, L.abi_lookup->proc_address_v1);
     s.status = status_ok;
     format(s.message, sizeof s.message, "loaded `%s`", name);
     // The objects it exports, into the pair's definitions of them.

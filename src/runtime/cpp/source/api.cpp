@@ -76,12 +76,12 @@ const char *cushim_runtime_library_path(const LibraryInfo *L) {
 unsigned cushim_runtime_library_open_attempts(const LibraryInfo *L) {
     unsigned attempts = L->state->attempts.load(std::memory_order_relaxed);
     // Reached through the CUDA runtime: the loader's calls were the runtime's search.
-    if (L->driver && L->driver->runtime) attempts += L->driver->runtime->state->attempts.load(std::memory_order_relaxed);
+    if (L->abi_lookup && L->abi_lookup->runtime) attempts += L->abi_lookup->runtime->state->attempts.load(std::memory_order_relaxed);
     return attempts;
 }
 
 int cushim_runtime_set_stream_mode(const LibraryInfo *L, int per_thread) {
-    if (!L->driver) return -1;
+    if (!L->abi_lookup) return -1;
     std::atomic<int> &stream_mode = L->state->stream_mode;
     int mode = per_thread ? mode_per_thread : mode_legacy;
     int current = stream_mode.load(std::memory_order_acquire);
@@ -96,17 +96,17 @@ int cushim_runtime_set_stream_mode(const LibraryInfo *L, int per_thread) {
 }
 
 int cushim_runtime_stream_mode(const LibraryInfo *L) {
-    if (!L->driver) return 0;
+    if (!L->abi_lookup) return 0;
     int current = L->state->stream_mode.load(std::memory_order_acquire) & ~mode_locked;
-    if (current == mode_unset) current = initial_mode(*L->driver);
+    if (current == mode_unset) current = initial_mode(*L->abi_lookup);
     return current == mode_per_thread;
 }
 
 // Why the stream variable is ignored, or null: the same rule and words as
 // the Rust runtime's `stream_mode_warning`.
 const char *cushim_runtime_stream_mode_warning(const LibraryInfo *L) {
-    if (!L->driver) return nullptr;
-    const cushim::Driver &d = *L->driver;
+    if (!L->abi_lookup) return nullptr;
+    const cushim::Driver &d = *L->abi_lookup;
     const char *value = std::getenv(d.stream_var);
     if (!value || stream_mode_from_env(d, value) != mode_unset) return nullptr;
     char on[64] = {}, off[64] = {};
@@ -165,7 +165,7 @@ unsigned long long cushim_runtime_answer(const LibraryInfo *L, unsigned answer, 
 }
 
 int cushim_runtime_stream_value(const LibraryInfo *L, const char *value) {
-    return L->driver ? stream_mode_from_env(*L->driver, value) : mode_unset;
+    return L->abi_lookup ? stream_mode_from_env(*L->abi_lookup, value) : mode_unset;
 }
 
 int cushim_runtime_override_value(const char *value) { return library_override(value); }

@@ -45,7 +45,7 @@ void open_through(const LibraryInfo &L, const LibraryInfo &R, const Library *r) 
         // its file name carries: 11 (whose entry point, where it has one, is
         // 11.3's or later), or 12 and later.
         unsigned version = r->version != 0 ? r->version : R.major == 11 ? 11030u : R.major >= 12 ? R.major * 1000u : 0u;
-        const char *name = L.driver->proc_address_v1;
+        const char *name = L.abi_lookup->proc_address_v1;
         if (!entry) {
             no_entry(L, R, runtime,
                      "it exports neither `cudaGetDriverEntryPointByVersion` (12.5 and later) nor "

@@ -12,16 +12,16 @@ void note_failure(const LibraryInfo &L, std::size_t index) {
             return;
         case version_not_sufficient:
             format(message, sizeof message, "%s too old: %s knows `%s` but not its %s %u.%u ABI (%s is %u.%u)",
-                   L.short_name, L.driver->proc_address_v1, f.name, L.product, f.version / 1000,
+                   L.short_name, L.abi_lookup->proc_address_v1, f.name, L.product, f.version / 1000,
                    f.version % 1000 / 10, L.short_name, s.version / 1000, s.version % 1000 / 10);
             note(L, status_version_not_sufficient, message);
             return;
         default: {
             char how[128] = "dlsym, code";
-            if (L.driver && f.version && s.proc_by_version)
+            if (L.abi_lookup && f.version && s.proc_by_version)
                 format(how, sizeof how, "%s answered", s.entry_point);
-            else if (L.driver && f.version && (s.proc_v2 || s.proc_v1))
-                format(how, sizeof how, "%s answered", L.driver->proc_address_v1);
+            else if (L.abi_lookup && f.version && (s.proc_v2 || s.proc_v1))
+                format(how, sizeof how, "%s answered", L.abi_lookup->proc_address_v1);
             else if (s.entry_point)
                 format(how, sizeof how, "no ABI version to ask %s for, code", s.entry_point);
             format(message, sizeof message,
@@ -39,7 +39,7 @@ void *lookup(const LibraryInfo &L, std::size_t index, int &state) {
     const Library &s = *L.state;
     const Function *target = &L.functions[index];
     bool per_thread = target->per_thread;
-    if (L.driver && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
+    if (L.abi_lookup && lock_stream_mode(L) == mode_per_thread && !per_thread && target->twin >= 0) {
         // The legacy name in per-thread mode binds the per-thread variant.
         target = &L.functions[target->twin];
         per_thread = true;

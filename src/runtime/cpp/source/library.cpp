@@ -33,8 +33,8 @@ Library *loaded(const LibraryInfo &L);
 // that hands it out (--resolve runtime-entry-point), the runtime loaded
 // first, or else by its own search.
 void load(const LibraryInfo &L) {
-    if (L.driver && L.driver->runtime)
-        open_through(L, *L.driver->runtime, loaded(*L.driver->runtime));
+    if (L.abi_lookup && L.abi_lookup->runtime)
+        open_through(L, *L.abi_lookup->runtime, loaded(*L.abi_lookup->runtime));
     else
         open_library(L);
 }

@@ -34,7 +34,7 @@ int lock_stream_mode(const LibraryInfo &L) {
     int current = stream_mode.load(std::memory_order_acquire);
     for (;;) {
         if (current & mode_locked) return current & ~mode_locked;
-        int mode = current == mode_unset ? initial_mode(*L.driver) : current;
+        int mode = current == mode_unset ? initial_mode(*L.abi_lookup) : current;
         if (stream_mode.compare_exchange_weak(current, mode | mode_locked, std::memory_order_acq_rel)) return mode;
     }
 }
