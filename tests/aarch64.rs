@@ -11,6 +11,7 @@
 //! loader, which are the same code on every architecture.
 
 use crate::common;
+use crate::cpp::body;
 use crate::scenarios::{self, Machine, Program, Runner};
 
 use std::path::{Path, PathBuf};
@@ -30,29 +31,13 @@ fn tool(name: &str) -> String {
     format!("{TRIPLE}-{name}")
 }
 
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn have_rust_target() -> bool {
-    Command::new("rustc")
-        .args(["--print", "target-libdir", "--target", RUST_TARGET])
-        .output()
-        .is_ok_and(|o| {
-            o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
-        })
-}
-
 /// Whether the cross tools (and, with `rust`, the Rust target) are here;
 /// without them a test fails unless `CUSHIM_SKIP_AARCH64` is set.
 fn tools(rust: bool) -> bool {
-    let have = have(&tool("g++"))
-        && have(&tool("objdump"))
-        && have("qemu-aarch64")
-        && (!rust || have_rust_target());
+    let have = common::have(&tool("g++"))
+        && common::have(&tool("objdump"))
+        && common::have("qemu-aarch64")
+        && (!rust || common::have_rust_target(RUST_TARGET));
     assert!(
         have || std::env::var_os("CUSHIM_SKIP_AARCH64").is_some(),
         "install g++-aarch64-linux-gnu, qemu-user and the {RUST_TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_AARCH64=1"
@@ -122,22 +107,6 @@ fn driver_objects() -> &'static (PathBuf, PathBuf) {
         }
         objects
     })
-}
-
-/// The instructions of `function` in `listing` (objdump's), up to the next
-/// symbol, without the alignment padding.
-fn body(listing: &str, function: &str) -> Vec<String> {
-    listing
-        .split(&format!("<{function}>:\n"))
-        .nth(1)
-        .unwrap_or_else(|| panic!("{function} in\n{listing}"))
-        .split("\n\n")
-        .next()
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.split_once(":\t").map(|(_, i)| i.trim().to_string()))
-        .filter(|i| i != "nop")
-        .collect()
 }
 
 /// `function`'s mnemonics and their first operand, as `adrp x16`.
@@ -350,7 +319,8 @@ fn probe(dir: &Path, cc: &str, cxx: &str, prefix: &str) -> (PathBuf, PathBuf) {
 #[test]
 fn the_binder_keeps_every_argument_register_on_aarch64_and_x86_64() {
     let aarch64 = tools(false);
-    let mut machines: Vec<(&str, &str, &str, Runner)> = vec![("", "cc", "g++", native as Runner)];
+    let mut machines: Vec<(&str, &str, &str, Runner)> =
+        vec![("", "cc", "g++", common::scenario as Runner)];
     if aarch64 {
         machines.push((
             "aarch64-",
@@ -371,10 +341,6 @@ fn the_binder_keeps_every_argument_register_on_aarch64_and_x86_64() {
             &[("CUSHIM_CUDA_LIBRARY", &missing_library())],
         );
     }
-}
-
-fn native(program: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, String) {
-    common::scenario(program, args, env)
 }
 
 /// Rows of `tests/scenarios.rs` that run under qemu for both programs: the

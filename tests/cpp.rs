@@ -600,7 +600,7 @@ fn an_x86_64_stub_is_one_jump_through_its_slot() {
 
 /// The instructions of `function` in objdump's `listing`, up to the next
 /// symbol, without padding.
-fn body(listing: &str, function: &str) -> Vec<String> {
+pub(crate) fn body(listing: &str, function: &str) -> Vec<String> {
     listing
         .split(&format!("<{function}>:\n"))
         .nth(1)

@@ -28,23 +28,6 @@ use common::{include_dir, root, run_ok, scratch, text};
 
 const WINDOWS: &str = "x86_64-pc-windows-gnu";
 
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Whether rustc has the standard library of `target`.
-fn have_rust_target(target: &str) -> bool {
-    Command::new("rustc")
-        .args(["--print", "target-libdir", "--target", target])
-        .output()
-        .is_ok_and(|o| {
-            o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
-        })
-}
-
 /// Builds `tests/cross` in the nested target directory, for `target` or for
 /// this machine; returns the program's path.
 fn build(target: Option<&str>) -> PathBuf {
@@ -156,10 +139,10 @@ fn defines(nm: &str, symbol: &str) -> bool {
 
 #[test]
 fn a_build_script_on_linux_generates_what_a_windows_build_needs_and_back() {
-    if !(have("x86_64-w64-mingw32-gcc")
-        && have("x86_64-w64-mingw32-g++-posix")
-        && have("wine")
-        && have_rust_target(WINDOWS))
+    if !(common::have("x86_64-w64-mingw32-gcc")
+        && common::have("x86_64-w64-mingw32-g++-posix")
+        && common::have("wine")
+        && common::have_rust_target(WINDOWS))
     {
         assert!(
             std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),

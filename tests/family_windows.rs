@@ -443,16 +443,6 @@ fn install_fakes(dir: &Path, on_windows: &[&'static Library]) -> Installed {
     (env, expected)
 }
 
-/// Whether the Rust standard library for [`TARGET`] is installed.
-fn have_rust_target() -> bool {
-    Command::new("rustc")
-        .args(["--print", "target-libdir", "--target", TARGET])
-        .output()
-        .is_ok_and(|o| {
-            o.status.success() && Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
-        })
-}
-
 /// Every library of the registry on Windows, in the C++ and the Rust
 /// program, with none installed and with every fake.
 #[test]
@@ -461,10 +451,10 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
         return;
     }
     assert!(
-        have_rust_target() || std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+        common::have_rust_target(TARGET) || std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
         "install the {TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
     );
-    if !have_rust_target() {
+    if !common::have_rust_target(TARGET) {
         return;
     }
     let start = Instant::now();

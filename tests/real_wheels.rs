@@ -40,16 +40,9 @@ fn skipped() -> bool {
     skip
 }
 
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// Asserts that `tools` are all here.
 fn need(tools: &[&str], packages: &str) {
-    let missing: Vec<_> = tools.iter().filter(|t| !have(t)).collect();
+    let missing: Vec<_> = tools.iter().filter(|t| !common::have(t)).collect();
     assert!(
         missing.is_empty(),
         "missing {missing:?}: install {packages} (as .ci/run does), or set CUSHIM_SKIP_REAL_WHEELS=1"

@@ -12,26 +12,12 @@ use common::{root, run_ok, scratch};
 
 const TARGET: &str = "x86_64-pc-windows-gnu";
 
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn have_rust_target() -> bool {
-    Command::new("rustc")
-        .args(["--print", "target-libdir", "--target", TARGET])
-        .output()
-        .is_ok_and(|o| {
-            o.status.success()
-                && std::path::Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
-        })
-}
-
 #[test]
 fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
-    if !(have("x86_64-w64-mingw32-gcc") && have("wine") && have_rust_target()) {
+    if !(common::have("x86_64-w64-mingw32-gcc")
+        && common::have("wine")
+        && common::have_rust_target(TARGET))
+    {
         assert!(
             std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
             "install g++-mingw-w64-x86-64, wine64 and the {TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"

@@ -166,13 +166,6 @@ fn items<S: AsRef<str>>(list: &[S]) -> String {
 }
 
 impl CppLibrary {
-    fn new(
-        unix: &'static loader::LibraryInfo,
-        windows: &'static loader::LibraryInfo,
-    ) -> CppLibrary {
-        CppLibrary { unix, windows }
-    }
-
     /// The items of `field` on each system, each followed by `, ` (the
     /// arrays end them with `nullptr`), for a field that is a list of names:
     /// an array of its own, named after the field. The C++ runtime takes the
@@ -405,7 +398,7 @@ fn code_list(
 fn cpp_runtime(major: u32) -> Result<CppRuntime, Error> {
     let cudart = &crate::library::CUDART;
     let (unix, windows) = runtime::runtime_infos(major)?;
-    let library = CppLibrary::new(unix, windows);
+    let library = CppLibrary { unix, windows };
     let c = runtime::codes(cudart);
     let codes = code_list(
         [
@@ -701,10 +694,10 @@ pub fn emit(
             .unwrap_or_default(),
     };
     let codes = api.codes;
-    let own = CppLibrary::new(
-        crate::runtime::library_info(library, major, false),
-        crate::runtime::library_info(library, major, true),
-    );
+    let own = CppLibrary {
+        unix: crate::runtime::library_info(library, major, false),
+        windows: crate::runtime::library_info(library, major, true),
+    };
     let untyped = shims.iter().all(|s| s.answer.is_some())
         && api.variables.is_empty()
         && library.parse.status_field.is_none();

@@ -114,13 +114,6 @@ struct RustInfo<'a> {
     kind: Fields,
 }
 
-impl RustInfo<'_> {
-    /// The text of `literal`, as its static's body.
-    fn fields(&self) -> String {
-        fields::rust_fields(self)
-    }
-}
-
 /// `&["a", "b"]`.
 fn str_list(items: &[&str]) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
@@ -255,7 +248,7 @@ fn runtime_info(major: u32) -> Result<RuntimeInfo, Error> {
     Ok(RuntimeInfo {
         label_text: cudart.words.label,
         major: unix.major,
-        fields: RustInfo {
+        fields: fields::rust_fields(&RustInfo {
             unix,
             windows,
             codes: [
@@ -272,8 +265,7 @@ fn runtime_info(major: u32) -> Result<RuntimeInfo, Error> {
             resolve: "ProcAddress",
             stream: "Legacy",
             kind: Fields::HandsOut,
-        }
-        .fields(),
+        }),
     })
 }
 
@@ -523,7 +515,7 @@ pub fn emit(
         codes: api.codes,
         label_text: unix.label,
         major: unix.major,
-        info_fields: RustInfo {
+        info_fields: fields::rust_fields(&RustInfo {
             unix,
             windows: runtime::library_info(&api.library, major, true),
             codes: [
@@ -546,8 +538,7 @@ pub fn emit(
                 StreamMode::PerThread => "PerThread",
             },
             kind: Fields::Own { has_streams },
-        }
-        .fields(),
+        }),
         runtime,
         has_streams,
         module_name: file_name

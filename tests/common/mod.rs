@@ -299,13 +299,26 @@ pub fn run_beside_planted_dlls(dir: &Path, exe: &Path, env: &[(&str, String)]) -
 /// Whether the mingw-w64 C++ compiler and Wine are here, for the Windows
 /// checks. Without them the test must be skipped on purpose
 /// (`CUSHIM_SKIP_WINDOWS`), never silently.
+/// Whether `tool` is on the PATH.
+pub fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether rustc has the standard library of `target`.
+pub fn have_rust_target(target: &str) -> bool {
+    Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", target])
+        .output()
+        .is_ok_and(|o| {
+            o.status.success()
+                && std::path::Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_dir()
+        })
+}
+
 pub fn windows_cpp_tools() -> bool {
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
     if have("x86_64-w64-mingw32-g++-posix") && have("wine") {
         return true;
     }

@@ -34,7 +34,7 @@ macro_rules! arch {
 }
 
 /// Every platform with assembly stubs, in the order the header tests them.
-pub(super) const ARCHES: &[Arch] = &[
+const ARCHES: &[Arch] = &[
     arch!(
         "x86-64 ELF",
         "x86_64-elf.S",
@@ -84,7 +84,7 @@ pub(super) struct Block {
 /// Every block a file has, in the header's order. The landing is optional
 /// (none: CUSHIM_ASM_LANDING is empty) and its `#@` line carries the C
 /// condition under which it is needed.
-pub(super) const BLOCKS: &[Block] = &[
+const BLOCKS: &[Block] = &[
     Block {
         name: "landing",
         head: &[],
