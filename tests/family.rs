@@ -333,7 +333,7 @@ fn an_nvjitlink_older_than_the_header_is_a_typed_error_and_outdated_library_in_c
 #[test]
 fn without_the_libraries_each_answers_its_own_not_found_code_and_its_strings() {
     let dir = scratch("family-absent");
-    let [rust, cpp] = both(&["absent", "nvml", "nvrtc", "nvjitlink"], &[], &dir);
+    let [rust, cpp] = both(&["absent", "nvml", "nvrtc", "nvjitlink", "nccl"], &[], &dir);
     for out in [&rust, &cpp] {
         // NVML_ERROR_LIBRARY_NOT_FOUND, NVRTC_ERROR_INTERNAL_ERROR, NVJITLINK_ERROR_INTERNAL.
         assert!(out.contains("nvml: nvmlInit code 12"), "{out}");
@@ -353,9 +353,15 @@ fn without_the_libraries_each_answers_its_own_not_found_code_and_its_strings() {
             ),
             "{out}"
         );
-        // The strings come from the header's enums without the library.
+        // Without the library a status's text is the constant's C name,
+        // from the header's enum: what NVRTC itself answers, and never an
+        // invented word where the library's own text is unknown (NCCL's).
         assert!(
-            out.contains("nvrtcGetErrorString(3) = invalid input"),
+            out.contains("nvrtcGetErrorString(6) = NVRTC_ERROR_COMPILATION"),
+            "{out}"
+        );
+        assert!(
+            out.contains("nccl: ncclGetErrorString(2) = ncclSystemError"),
             "{out}"
         );
         assert!(
@@ -363,7 +369,7 @@ fn without_the_libraries_each_answers_its_own_not_found_code_and_its_strings() {
             "{out}"
         );
         assert!(
-            out.contains("nvmlErrorString(12) = library not found"),
+            out.contains("nvmlErrorString(12) = NVML_ERROR_LIBRARY_NOT_FOUND"),
             "{out}"
         );
     }

@@ -45,13 +45,11 @@ integer_status!(i8 u8 i16 u16 i32 u32 i64 u64);
 /// One constant of the status enum, for messages and for the answers that
 /// need no library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StatusText {
+pub struct StatusName {
     /// Example: `2`.
     pub code: i64,
     /// Example: `CUDA_ERROR_OUT_OF_MEMORY`.
     pub name: &'static CStr,
-    /// Example: `out of memory`.
-    pub text: &'static CStr,
 }
 
 /// What a generated module tells the typed layer: its library, its status
@@ -65,7 +63,7 @@ pub trait Module: 'static {
     /// The module's library.
     fn library() -> &'static Library;
     /// The status constants.
-    fn status_texts() -> &'static [StatusText];
+    fn status_names() -> &'static [StatusName];
     /// Every shim, sorted by symbol.
     fn functions() -> &'static [&'static Function];
 }
@@ -73,42 +71,28 @@ pub trait Module: 'static {
 /// The header's name of a status value. Example: `1` → `CUDA_ERROR_INVALID_VALUE`.
 #[must_use]
 pub fn status_name<M: Module>(code: i64) -> Option<&'static str> {
-    text_of::<M>(code).and_then(|t| t.name.to_str().ok())
+    name_of::<M>(code).and_then(|t| t.name.to_str().ok())
 }
 
-fn text_of<M: Module>(code: i64) -> Option<&'static StatusText> {
-    M::status_texts().iter().find(|t| t.code == code)
+fn name_of<M: Module>(code: i64) -> Option<&'static StatusName> {
+    M::status_names().iter().find(|t| t.code == code)
 }
 
-/// Which answer a library-less fallback gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fallback {
-    /// `cuGetErrorName`: the constant's name.
-    Name,
-    /// `cuGetErrorString`: a description of it.
-    Text,
-}
-
-/// What `cuGetErrorName`/`cuGetErrorString` answer without the library, as
-/// the C++ stubs do: the name or description of `code` in `*out`, or the
-/// invalid value code (and `*out` = NULL) for a code the header does not list.
+/// What a status's text function (`cuGetErrorName`, `cuGetErrorString`)
+/// answers without the library, as the C++ stubs do: the constant's exact C
+/// name in `*out` (never a description, which only the library knows), or
+/// the invalid value code (and `*out` = NULL) for a code the header does not
+/// list.
 ///
 /// # Safety
 /// `out` is NULL or valid for one pointer write.
-pub unsafe fn status_fallback<M: Module>(
-    code: M::Status,
-    out: *mut *const c_char,
-    which: Fallback,
-) -> M::Status {
+pub unsafe fn status_fallback<M: Module>(code: M::Status, out: *mut *const c_char) -> M::Status {
     let codes = M::library().info().codes;
     if out.is_null() {
         return M::Status::from_code(codes.invalid_value);
     }
-    let found = text_of::<M>(code.code()).map(|t| match which {
-        Fallback::Name => t.name,
-        Fallback::Text => t.text,
-    });
-    // SAFETY: the caller passes a valid out-pointer; the text is static.
+    let found = name_of::<M>(code.code()).map(|t| t.name);
+    // SAFETY: the caller passes a valid out-pointer; the name is static.
     unsafe { *out = found.map_or(std::ptr::null(), CStr::as_ptr) };
     M::Status::from_code(if found.is_some() {
         codes.success
@@ -117,16 +101,13 @@ pub unsafe fn status_fallback<M: Module>(
     })
 }
 
-/// What a function that returns a status's name or text (`nvrtcGetErrorString`)
-/// answers without the library: the name or description of `code`, or
+/// What a function that returns a status's text (`nvrtcGetErrorString`)
+/// answers without the library: the constant's exact C name, or
 /// `unrecognized status` for a code the header does not list (never NULL).
 #[must_use]
-pub fn returned_fallback<M: Module>(code: M::Status, which: Fallback) -> *const c_char {
-    text_of::<M>(code.code())
-        .map_or(c"unrecognized status", |t| match which {
-            Fallback::Name => t.name,
-            Fallback::Text => t.text,
-        })
+pub fn returned_fallback<M: Module>(code: M::Status) -> *const c_char {
+    name_of::<M>(code.code())
+        .map_or(c"unrecognized status", |t| t.name)
         .as_ptr()
 }
 

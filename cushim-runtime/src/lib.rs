@@ -93,7 +93,7 @@ pub use {
 pub mod private {
     pub use crate::api::{
         function, is_available, preload_all, require, returned_fallback, status_fallback,
-        status_result, value_result, Fallback, StatusText,
+        status_result, value_result, StatusName,
     };
     pub use crate::fmt::fmt_enum;
     pub use crate::stream::stream_mode_warning;

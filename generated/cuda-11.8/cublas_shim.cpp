@@ -800,18 +800,18 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cublasStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUBLAS_STATUS_SUCCESS", "no error"},
-    {1, "CUBLAS_STATUS_NOT_INITIALIZED", "not initialized"},
-    {3, "CUBLAS_STATUS_ALLOC_FAILED", "alloc failed"},
-    {7, "CUBLAS_STATUS_INVALID_VALUE", "invalid value"},
-    {8, "CUBLAS_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {11, "CUBLAS_STATUS_MAPPING_ERROR", "mapping error"},
-    {13, "CUBLAS_STATUS_EXECUTION_FAILED", "execution failed"},
-    {14, "CUBLAS_STATUS_INTERNAL_ERROR", "internal error"},
-    {15, "CUBLAS_STATUS_NOT_SUPPORTED", "not supported"},
-    {16, "CUBLAS_STATUS_LICENSE_ERROR", "license error"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUBLAS_STATUS_SUCCESS"},
+    {1, "CUBLAS_STATUS_NOT_INITIALIZED"},
+    {3, "CUBLAS_STATUS_ALLOC_FAILED"},
+    {7, "CUBLAS_STATUS_INVALID_VALUE"},
+    {8, "CUBLAS_STATUS_ARCH_MISMATCH"},
+    {11, "CUBLAS_STATUS_MAPPING_ERROR"},
+    {13, "CUBLAS_STATUS_EXECUTION_FAILED"},
+    {14, "CUBLAS_STATUS_INTERNAL_ERROR"},
+    {15, "CUBLAS_STATUS_NOT_SUPPORTED"},
+    {16, "CUBLAS_STATUS_LICENSE_ERROR"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -874,8 +874,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -1318,10 +1318,10 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetProperty, cublasGetProperty, cus
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetSmCountTarget, cublasGetSmCountTarget, cushim_row_cublasGetSmCountTarget, (cublasHandle_t handle, int *smCountTarget), (handle, smCountTarget), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_FAST_STUB(name, const char *, cublasGetStatusName, cublasGetStatusName, cushim_row_cublasGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cublasGetStatusName, cublasGetStatusName, cushim_row_cublasGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
-CUSHIM_FAST_STUB(text, const char *, cublasGetStatusString, cublasGetStatusString, cushim_row_cublasGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cublasGetStatusString, cublasGetStatusString, cushim_row_cublasGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUBLAS_API_H
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasGetStream_v2, cublasGetStream_v2, cushim_row_cublasGetStream_v2, (cublasHandle_t handle, cudaStream_t *streamId), (handle, streamId), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)

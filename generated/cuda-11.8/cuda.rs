@@ -3961,8 +3961,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -4070,101 +4070,101 @@ pub fn stream_mode_warning() -> Option<String> {
     cushim_runtime::private::stream_mode_warning(CUSHIM_INFO.default_stream)
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUDA_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"CUDA_ERROR_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
-    cushim_runtime::private::StatusText { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 4, name: c"CUDA_ERROR_DEINITIALIZED", text: c"deinitialized" },
-    cushim_runtime::private::StatusText { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED", text: c"profiler disabled" },
-    cushim_runtime::private::StatusText { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED", text: c"profiler not initialized" },
-    cushim_runtime::private::StatusText { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED", text: c"profiler already started" },
-    cushim_runtime::private::StatusText { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED", text: c"profiler already stopped" },
-    cushim_runtime::private::StatusText { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY", text: c"stub library" },
-    cushim_runtime::private::StatusText { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE", text: c"device unavailable" },
-    cushim_runtime::private::StatusText { code: 100, name: c"CUDA_ERROR_NO_DEVICE", text: c"no device" },
-    cushim_runtime::private::StatusText { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE", text: c"invalid device" },
-    cushim_runtime::private::StatusText { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED", text: c"device not licensed" },
-    cushim_runtime::private::StatusText { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE", text: c"invalid image" },
-    cushim_runtime::private::StatusText { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT", text: c"invalid context" },
-    cushim_runtime::private::StatusText { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT", text: c"context already current" },
-    cushim_runtime::private::StatusText { code: 205, name: c"CUDA_ERROR_MAP_FAILED", text: c"map failed" },
-    cushim_runtime::private::StatusText { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED", text: c"unmap failed" },
-    cushim_runtime::private::StatusText { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED", text: c"array is mapped" },
-    cushim_runtime::private::StatusText { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED", text: c"already mapped" },
-    cushim_runtime::private::StatusText { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU", text: c"no binary for gpu" },
-    cushim_runtime::private::StatusText { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED", text: c"already acquired" },
-    cushim_runtime::private::StatusText { code: 211, name: c"CUDA_ERROR_NOT_MAPPED", text: c"not mapped" },
-    cushim_runtime::private::StatusText { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY", text: c"not mapped as array" },
-    cushim_runtime::private::StatusText { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER", text: c"not mapped as pointer" },
-    cushim_runtime::private::StatusText { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE", text: c"ecc uncorrectable" },
-    cushim_runtime::private::StatusText { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT", text: c"unsupported limit" },
-    cushim_runtime::private::StatusText { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE", text: c"context already in use" },
-    cushim_runtime::private::StatusText { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", text: c"peer access unsupported" },
-    cushim_runtime::private::StatusText { code: 218, name: c"CUDA_ERROR_INVALID_PTX", text: c"invalid ptx" },
-    cushim_runtime::private::StatusText { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", text: c"invalid graphics context" },
-    cushim_runtime::private::StatusText { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE", text: c"nvlink uncorrectable" },
-    cushim_runtime::private::StatusText { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND", text: c"jit compiler not found" },
-    cushim_runtime::private::StatusText { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", text: c"unsupported ptx version" },
-    cushim_runtime::private::StatusText { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED", text: c"jit compilation disabled" },
-    cushim_runtime::private::StatusText { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", text: c"unsupported exec affinity" },
-    cushim_runtime::private::StatusText { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE", text: c"invalid source" },
-    cushim_runtime::private::StatusText { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND", text: c"file not found" },
-    cushim_runtime::private::StatusText { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", text: c"shared object symbol not found" },
-    cushim_runtime::private::StatusText { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", text: c"shared object init failed" },
-    cushim_runtime::private::StatusText { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_runtime::private::StatusText { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE", text: c"invalid handle" },
-    cushim_runtime::private::StatusText { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE", text: c"illegal state" },
-    cushim_runtime::private::StatusText { code: 500, name: c"CUDA_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_runtime::private::StatusText { code: 600, name: c"CUDA_ERROR_NOT_READY", text: c"not ready" },
-    cushim_runtime::private::StatusText { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS", text: c"illegal address" },
-    cushim_runtime::private::StatusText { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", text: c"launch out of resources" },
-    cushim_runtime::private::StatusText { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT", text: c"launch timeout" },
-    cushim_runtime::private::StatusText { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", text: c"launch incompatible texturing" },
-    cushim_runtime::private::StatusText { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", text: c"peer access already enabled" },
-    cushim_runtime::private::StatusText { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", text: c"peer access not enabled" },
-    cushim_runtime::private::StatusText { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", text: c"primary context active" },
-    cushim_runtime::private::StatusText { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED", text: c"context is destroyed" },
-    cushim_runtime::private::StatusText { code: 710, name: c"CUDA_ERROR_ASSERT", text: c"assert" },
-    cushim_runtime::private::StatusText { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS", text: c"too many peers" },
-    cushim_runtime::private::StatusText { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", text: c"host memory already registered" },
-    cushim_runtime::private::StatusText { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", text: c"host memory not registered" },
-    cushim_runtime::private::StatusText { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR", text: c"hardware stack error" },
-    cushim_runtime::private::StatusText { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION", text: c"illegal instruction" },
-    cushim_runtime::private::StatusText { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS", text: c"misaligned address" },
-    cushim_runtime::private::StatusText { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE", text: c"invalid address space" },
-    cushim_runtime::private::StatusText { code: 718, name: c"CUDA_ERROR_INVALID_PC", text: c"invalid pc" },
-    cushim_runtime::private::StatusText { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED", text: c"launch failed" },
-    cushim_runtime::private::StatusText { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", text: c"cooperative launch too large" },
-    cushim_runtime::private::StatusText { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED", text: c"not permitted" },
-    cushim_runtime::private::StatusText { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY", text: c"system not ready" },
-    cushim_runtime::private::StatusText { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", text: c"system driver mismatch" },
-    cushim_runtime::private::StatusText { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", text: c"compat not supported on device" },
-    cushim_runtime::private::StatusText { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED", text: c"mps connection failed" },
-    cushim_runtime::private::StatusText { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE", text: c"mps rpc failure" },
-    cushim_runtime::private::StatusText { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY", text: c"mps server not ready" },
-    cushim_runtime::private::StatusText { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", text: c"mps max clients reached" },
-    cushim_runtime::private::StatusText { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", text: c"mps max connections reached" },
-    cushim_runtime::private::StatusText { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED", text: c"mps client terminated" },
-    cushim_runtime::private::StatusText { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", text: c"stream capture unsupported" },
-    cushim_runtime::private::StatusText { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", text: c"stream capture invalidated" },
-    cushim_runtime::private::StatusText { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE", text: c"stream capture merge" },
-    cushim_runtime::private::StatusText { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", text: c"stream capture unmatched" },
-    cushim_runtime::private::StatusText { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED", text: c"stream capture unjoined" },
-    cushim_runtime::private::StatusText { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION", text: c"stream capture isolation" },
-    cushim_runtime::private::StatusText { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", text: c"stream capture implicit" },
-    cushim_runtime::private::StatusText { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT", text: c"captured event" },
-    cushim_runtime::private::StatusText { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", text: c"stream capture wrong thread" },
-    cushim_runtime::private::StatusText { code: 909, name: c"CUDA_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_runtime::private::StatusText { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", text: c"graph exec update failure" },
-    cushim_runtime::private::StatusText { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE", text: c"external device" },
-    cushim_runtime::private::StatusText { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE", text: c"invalid cluster size" },
-    cushim_runtime::private::StatusText { code: 999, name: c"CUDA_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUDA_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"CUDA_ERROR_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 2, name: c"CUDA_ERROR_OUT_OF_MEMORY" },
+    cushim_runtime::private::StatusName { code: 3, name: c"CUDA_ERROR_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 4, name: c"CUDA_ERROR_DEINITIALIZED" },
+    cushim_runtime::private::StatusName { code: 5, name: c"CUDA_ERROR_PROFILER_DISABLED" },
+    cushim_runtime::private::StatusName { code: 6, name: c"CUDA_ERROR_PROFILER_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 7, name: c"CUDA_ERROR_PROFILER_ALREADY_STARTED" },
+    cushim_runtime::private::StatusName { code: 8, name: c"CUDA_ERROR_PROFILER_ALREADY_STOPPED" },
+    cushim_runtime::private::StatusName { code: 34, name: c"CUDA_ERROR_STUB_LIBRARY" },
+    cushim_runtime::private::StatusName { code: 46, name: c"CUDA_ERROR_DEVICE_UNAVAILABLE" },
+    cushim_runtime::private::StatusName { code: 100, name: c"CUDA_ERROR_NO_DEVICE" },
+    cushim_runtime::private::StatusName { code: 101, name: c"CUDA_ERROR_INVALID_DEVICE" },
+    cushim_runtime::private::StatusName { code: 102, name: c"CUDA_ERROR_DEVICE_NOT_LICENSED" },
+    cushim_runtime::private::StatusName { code: 200, name: c"CUDA_ERROR_INVALID_IMAGE" },
+    cushim_runtime::private::StatusName { code: 201, name: c"CUDA_ERROR_INVALID_CONTEXT" },
+    cushim_runtime::private::StatusName { code: 202, name: c"CUDA_ERROR_CONTEXT_ALREADY_CURRENT" },
+    cushim_runtime::private::StatusName { code: 205, name: c"CUDA_ERROR_MAP_FAILED" },
+    cushim_runtime::private::StatusName { code: 206, name: c"CUDA_ERROR_UNMAP_FAILED" },
+    cushim_runtime::private::StatusName { code: 207, name: c"CUDA_ERROR_ARRAY_IS_MAPPED" },
+    cushim_runtime::private::StatusName { code: 208, name: c"CUDA_ERROR_ALREADY_MAPPED" },
+    cushim_runtime::private::StatusName { code: 209, name: c"CUDA_ERROR_NO_BINARY_FOR_GPU" },
+    cushim_runtime::private::StatusName { code: 210, name: c"CUDA_ERROR_ALREADY_ACQUIRED" },
+    cushim_runtime::private::StatusName { code: 211, name: c"CUDA_ERROR_NOT_MAPPED" },
+    cushim_runtime::private::StatusName { code: 212, name: c"CUDA_ERROR_NOT_MAPPED_AS_ARRAY" },
+    cushim_runtime::private::StatusName { code: 213, name: c"CUDA_ERROR_NOT_MAPPED_AS_POINTER" },
+    cushim_runtime::private::StatusName { code: 214, name: c"CUDA_ERROR_ECC_UNCORRECTABLE" },
+    cushim_runtime::private::StatusName { code: 215, name: c"CUDA_ERROR_UNSUPPORTED_LIMIT" },
+    cushim_runtime::private::StatusName { code: 216, name: c"CUDA_ERROR_CONTEXT_ALREADY_IN_USE" },
+    cushim_runtime::private::StatusName { code: 217, name: c"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED" },
+    cushim_runtime::private::StatusName { code: 218, name: c"CUDA_ERROR_INVALID_PTX" },
+    cushim_runtime::private::StatusName { code: 219, name: c"CUDA_ERROR_INVALID_GRAPHICS_CONTEXT" },
+    cushim_runtime::private::StatusName { code: 220, name: c"CUDA_ERROR_NVLINK_UNCORRECTABLE" },
+    cushim_runtime::private::StatusName { code: 221, name: c"CUDA_ERROR_JIT_COMPILER_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 222, name: c"CUDA_ERROR_UNSUPPORTED_PTX_VERSION" },
+    cushim_runtime::private::StatusName { code: 223, name: c"CUDA_ERROR_JIT_COMPILATION_DISABLED" },
+    cushim_runtime::private::StatusName { code: 224, name: c"CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY" },
+    cushim_runtime::private::StatusName { code: 300, name: c"CUDA_ERROR_INVALID_SOURCE" },
+    cushim_runtime::private::StatusName { code: 301, name: c"CUDA_ERROR_FILE_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 302, name: c"CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 303, name: c"CUDA_ERROR_SHARED_OBJECT_INIT_FAILED" },
+    cushim_runtime::private::StatusName { code: 304, name: c"CUDA_ERROR_OPERATING_SYSTEM" },
+    cushim_runtime::private::StatusName { code: 400, name: c"CUDA_ERROR_INVALID_HANDLE" },
+    cushim_runtime::private::StatusName { code: 401, name: c"CUDA_ERROR_ILLEGAL_STATE" },
+    cushim_runtime::private::StatusName { code: 500, name: c"CUDA_ERROR_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 600, name: c"CUDA_ERROR_NOT_READY" },
+    cushim_runtime::private::StatusName { code: 700, name: c"CUDA_ERROR_ILLEGAL_ADDRESS" },
+    cushim_runtime::private::StatusName { code: 701, name: c"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES" },
+    cushim_runtime::private::StatusName { code: 702, name: c"CUDA_ERROR_LAUNCH_TIMEOUT" },
+    cushim_runtime::private::StatusName { code: 703, name: c"CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING" },
+    cushim_runtime::private::StatusName { code: 704, name: c"CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED" },
+    cushim_runtime::private::StatusName { code: 705, name: c"CUDA_ERROR_PEER_ACCESS_NOT_ENABLED" },
+    cushim_runtime::private::StatusName { code: 708, name: c"CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE" },
+    cushim_runtime::private::StatusName { code: 709, name: c"CUDA_ERROR_CONTEXT_IS_DESTROYED" },
+    cushim_runtime::private::StatusName { code: 710, name: c"CUDA_ERROR_ASSERT" },
+    cushim_runtime::private::StatusName { code: 711, name: c"CUDA_ERROR_TOO_MANY_PEERS" },
+    cushim_runtime::private::StatusName { code: 712, name: c"CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED" },
+    cushim_runtime::private::StatusName { code: 713, name: c"CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED" },
+    cushim_runtime::private::StatusName { code: 714, name: c"CUDA_ERROR_HARDWARE_STACK_ERROR" },
+    cushim_runtime::private::StatusName { code: 715, name: c"CUDA_ERROR_ILLEGAL_INSTRUCTION" },
+    cushim_runtime::private::StatusName { code: 716, name: c"CUDA_ERROR_MISALIGNED_ADDRESS" },
+    cushim_runtime::private::StatusName { code: 717, name: c"CUDA_ERROR_INVALID_ADDRESS_SPACE" },
+    cushim_runtime::private::StatusName { code: 718, name: c"CUDA_ERROR_INVALID_PC" },
+    cushim_runtime::private::StatusName { code: 719, name: c"CUDA_ERROR_LAUNCH_FAILED" },
+    cushim_runtime::private::StatusName { code: 720, name: c"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" },
+    cushim_runtime::private::StatusName { code: 800, name: c"CUDA_ERROR_NOT_PERMITTED" },
+    cushim_runtime::private::StatusName { code: 801, name: c"CUDA_ERROR_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 802, name: c"CUDA_ERROR_SYSTEM_NOT_READY" },
+    cushim_runtime::private::StatusName { code: 803, name: c"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 804, name: c"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE" },
+    cushim_runtime::private::StatusName { code: 805, name: c"CUDA_ERROR_MPS_CONNECTION_FAILED" },
+    cushim_runtime::private::StatusName { code: 806, name: c"CUDA_ERROR_MPS_RPC_FAILURE" },
+    cushim_runtime::private::StatusName { code: 807, name: c"CUDA_ERROR_MPS_SERVER_NOT_READY" },
+    cushim_runtime::private::StatusName { code: 808, name: c"CUDA_ERROR_MPS_MAX_CLIENTS_REACHED" },
+    cushim_runtime::private::StatusName { code: 809, name: c"CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED" },
+    cushim_runtime::private::StatusName { code: 810, name: c"CUDA_ERROR_MPS_CLIENT_TERMINATED" },
+    cushim_runtime::private::StatusName { code: 900, name: c"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED" },
+    cushim_runtime::private::StatusName { code: 901, name: c"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED" },
+    cushim_runtime::private::StatusName { code: 902, name: c"CUDA_ERROR_STREAM_CAPTURE_MERGE" },
+    cushim_runtime::private::StatusName { code: 903, name: c"CUDA_ERROR_STREAM_CAPTURE_UNMATCHED" },
+    cushim_runtime::private::StatusName { code: 904, name: c"CUDA_ERROR_STREAM_CAPTURE_UNJOINED" },
+    cushim_runtime::private::StatusName { code: 905, name: c"CUDA_ERROR_STREAM_CAPTURE_ISOLATION" },
+    cushim_runtime::private::StatusName { code: 906, name: c"CUDA_ERROR_STREAM_CAPTURE_IMPLICIT" },
+    cushim_runtime::private::StatusName { code: 907, name: c"CUDA_ERROR_CAPTURED_EVENT" },
+    cushim_runtime::private::StatusName { code: 908, name: c"CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD" },
+    cushim_runtime::private::StatusName { code: 909, name: c"CUDA_ERROR_TIMEOUT" },
+    cushim_runtime::private::StatusName { code: 910, name: c"CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE" },
+    cushim_runtime::private::StatusName { code: 911, name: c"CUDA_ERROR_EXTERNAL_DEVICE" },
+    cushim_runtime::private::StatusName { code: 912, name: c"CUDA_ERROR_INVALID_CLUSTER_SIZE" },
+    cushim_runtime::private::StatusName { code: 999, name: c"CUDA_ERROR_UNKNOWN" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -4637,17 +4637,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -5679,7 +5679,7 @@ cushim_shim! {
     attrs [];
     static __cushim_fn_cuGetErrorName, export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
-    returns status, fallback [error, pStr, Name];
+    returns status, fallback [name error, pStr];
     aliases [];
 }
 
@@ -5688,7 +5688,7 @@ cushim_shim! {
     attrs [];
     static __cushim_fn_cuGetErrorString, export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
-    returns status, fallback [error, pStr, Text];
+    returns status, fallback [name error, pStr];
     aliases [];
 }
 

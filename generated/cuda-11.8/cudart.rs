@@ -2024,8 +2024,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -2133,136 +2133,136 @@ pub fn stream_mode_warning() -> Option<String> {
     cushim_runtime::private::stream_mode_warning(CUSHIM_INFO.default_stream)
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"cudaSuccess", text: c"cudasuccess" },
-    cushim_runtime::private::StatusText { code: 1, name: c"cudaErrorInvalidValue", text: c"cudaerrorinvalidvalue" },
-    cushim_runtime::private::StatusText { code: 2, name: c"cudaErrorMemoryAllocation", text: c"cudaerrormemoryallocation" },
-    cushim_runtime::private::StatusText { code: 3, name: c"cudaErrorInitializationError", text: c"cudaerrorinitializationerror" },
-    cushim_runtime::private::StatusText { code: 4, name: c"cudaErrorCudartUnloading", text: c"cudaerrorcudartunloading" },
-    cushim_runtime::private::StatusText { code: 5, name: c"cudaErrorProfilerDisabled", text: c"cudaerrorprofilerdisabled" },
-    cushim_runtime::private::StatusText { code: 6, name: c"cudaErrorProfilerNotInitialized", text: c"cudaerrorprofilernotinitialized" },
-    cushim_runtime::private::StatusText { code: 7, name: c"cudaErrorProfilerAlreadyStarted", text: c"cudaerrorprofileralreadystarted" },
-    cushim_runtime::private::StatusText { code: 8, name: c"cudaErrorProfilerAlreadyStopped", text: c"cudaerrorprofileralreadystopped" },
-    cushim_runtime::private::StatusText { code: 9, name: c"cudaErrorInvalidConfiguration", text: c"cudaerrorinvalidconfiguration" },
-    cushim_runtime::private::StatusText { code: 12, name: c"cudaErrorInvalidPitchValue", text: c"cudaerrorinvalidpitchvalue" },
-    cushim_runtime::private::StatusText { code: 13, name: c"cudaErrorInvalidSymbol", text: c"cudaerrorinvalidsymbol" },
-    cushim_runtime::private::StatusText { code: 16, name: c"cudaErrorInvalidHostPointer", text: c"cudaerrorinvalidhostpointer" },
-    cushim_runtime::private::StatusText { code: 17, name: c"cudaErrorInvalidDevicePointer", text: c"cudaerrorinvaliddevicepointer" },
-    cushim_runtime::private::StatusText { code: 18, name: c"cudaErrorInvalidTexture", text: c"cudaerrorinvalidtexture" },
-    cushim_runtime::private::StatusText { code: 19, name: c"cudaErrorInvalidTextureBinding", text: c"cudaerrorinvalidtexturebinding" },
-    cushim_runtime::private::StatusText { code: 20, name: c"cudaErrorInvalidChannelDescriptor", text: c"cudaerrorinvalidchanneldescriptor" },
-    cushim_runtime::private::StatusText { code: 21, name: c"cudaErrorInvalidMemcpyDirection", text: c"cudaerrorinvalidmemcpydirection" },
-    cushim_runtime::private::StatusText { code: 22, name: c"cudaErrorAddressOfConstant", text: c"cudaerroraddressofconstant" },
-    cushim_runtime::private::StatusText { code: 23, name: c"cudaErrorTextureFetchFailed", text: c"cudaerrortexturefetchfailed" },
-    cushim_runtime::private::StatusText { code: 24, name: c"cudaErrorTextureNotBound", text: c"cudaerrortexturenotbound" },
-    cushim_runtime::private::StatusText { code: 25, name: c"cudaErrorSynchronizationError", text: c"cudaerrorsynchronizationerror" },
-    cushim_runtime::private::StatusText { code: 26, name: c"cudaErrorInvalidFilterSetting", text: c"cudaerrorinvalidfiltersetting" },
-    cushim_runtime::private::StatusText { code: 27, name: c"cudaErrorInvalidNormSetting", text: c"cudaerrorinvalidnormsetting" },
-    cushim_runtime::private::StatusText { code: 28, name: c"cudaErrorMixedDeviceExecution", text: c"cudaerrormixeddeviceexecution" },
-    cushim_runtime::private::StatusText { code: 31, name: c"cudaErrorNotYetImplemented", text: c"cudaerrornotyetimplemented" },
-    cushim_runtime::private::StatusText { code: 32, name: c"cudaErrorMemoryValueTooLarge", text: c"cudaerrormemoryvaluetoolarge" },
-    cushim_runtime::private::StatusText { code: 34, name: c"cudaErrorStubLibrary", text: c"cudaerrorstublibrary" },
-    cushim_runtime::private::StatusText { code: 35, name: c"cudaErrorInsufficientDriver", text: c"cudaerrorinsufficientdriver" },
-    cushim_runtime::private::StatusText { code: 36, name: c"cudaErrorCallRequiresNewerDriver", text: c"cudaerrorcallrequiresnewerdriver" },
-    cushim_runtime::private::StatusText { code: 37, name: c"cudaErrorInvalidSurface", text: c"cudaerrorinvalidsurface" },
-    cushim_runtime::private::StatusText { code: 43, name: c"cudaErrorDuplicateVariableName", text: c"cudaerrorduplicatevariablename" },
-    cushim_runtime::private::StatusText { code: 44, name: c"cudaErrorDuplicateTextureName", text: c"cudaerrorduplicatetexturename" },
-    cushim_runtime::private::StatusText { code: 45, name: c"cudaErrorDuplicateSurfaceName", text: c"cudaerrorduplicatesurfacename" },
-    cushim_runtime::private::StatusText { code: 46, name: c"cudaErrorDevicesUnavailable", text: c"cudaerrordevicesunavailable" },
-    cushim_runtime::private::StatusText { code: 49, name: c"cudaErrorIncompatibleDriverContext", text: c"cudaerrorincompatibledrivercontext" },
-    cushim_runtime::private::StatusText { code: 52, name: c"cudaErrorMissingConfiguration", text: c"cudaerrormissingconfiguration" },
-    cushim_runtime::private::StatusText { code: 53, name: c"cudaErrorPriorLaunchFailure", text: c"cudaerrorpriorlaunchfailure" },
-    cushim_runtime::private::StatusText { code: 65, name: c"cudaErrorLaunchMaxDepthExceeded", text: c"cudaerrorlaunchmaxdepthexceeded" },
-    cushim_runtime::private::StatusText { code: 66, name: c"cudaErrorLaunchFileScopedTex", text: c"cudaerrorlaunchfilescopedtex" },
-    cushim_runtime::private::StatusText { code: 67, name: c"cudaErrorLaunchFileScopedSurf", text: c"cudaerrorlaunchfilescopedsurf" },
-    cushim_runtime::private::StatusText { code: 68, name: c"cudaErrorSyncDepthExceeded", text: c"cudaerrorsyncdepthexceeded" },
-    cushim_runtime::private::StatusText { code: 69, name: c"cudaErrorLaunchPendingCountExceeded", text: c"cudaerrorlaunchpendingcountexceeded" },
-    cushim_runtime::private::StatusText { code: 98, name: c"cudaErrorInvalidDeviceFunction", text: c"cudaerrorinvaliddevicefunction" },
-    cushim_runtime::private::StatusText { code: 100, name: c"cudaErrorNoDevice", text: c"cudaerrornodevice" },
-    cushim_runtime::private::StatusText { code: 101, name: c"cudaErrorInvalidDevice", text: c"cudaerrorinvaliddevice" },
-    cushim_runtime::private::StatusText { code: 102, name: c"cudaErrorDeviceNotLicensed", text: c"cudaerrordevicenotlicensed" },
-    cushim_runtime::private::StatusText { code: 103, name: c"cudaErrorSoftwareValidityNotEstablished", text: c"cudaerrorsoftwarevaliditynotestablished" },
-    cushim_runtime::private::StatusText { code: 127, name: c"cudaErrorStartupFailure", text: c"cudaerrorstartupfailure" },
-    cushim_runtime::private::StatusText { code: 200, name: c"cudaErrorInvalidKernelImage", text: c"cudaerrorinvalidkernelimage" },
-    cushim_runtime::private::StatusText { code: 201, name: c"cudaErrorDeviceUninitialized", text: c"cudaerrordeviceuninitialized" },
-    cushim_runtime::private::StatusText { code: 205, name: c"cudaErrorMapBufferObjectFailed", text: c"cudaerrormapbufferobjectfailed" },
-    cushim_runtime::private::StatusText { code: 206, name: c"cudaErrorUnmapBufferObjectFailed", text: c"cudaerrorunmapbufferobjectfailed" },
-    cushim_runtime::private::StatusText { code: 207, name: c"cudaErrorArrayIsMapped", text: c"cudaerrorarrayismapped" },
-    cushim_runtime::private::StatusText { code: 208, name: c"cudaErrorAlreadyMapped", text: c"cudaerroralreadymapped" },
-    cushim_runtime::private::StatusText { code: 209, name: c"cudaErrorNoKernelImageForDevice", text: c"cudaerrornokernelimagefordevice" },
-    cushim_runtime::private::StatusText { code: 210, name: c"cudaErrorAlreadyAcquired", text: c"cudaerroralreadyacquired" },
-    cushim_runtime::private::StatusText { code: 211, name: c"cudaErrorNotMapped", text: c"cudaerrornotmapped" },
-    cushim_runtime::private::StatusText { code: 212, name: c"cudaErrorNotMappedAsArray", text: c"cudaerrornotmappedasarray" },
-    cushim_runtime::private::StatusText { code: 213, name: c"cudaErrorNotMappedAsPointer", text: c"cudaerrornotmappedaspointer" },
-    cushim_runtime::private::StatusText { code: 214, name: c"cudaErrorECCUncorrectable", text: c"cudaerroreccuncorrectable" },
-    cushim_runtime::private::StatusText { code: 215, name: c"cudaErrorUnsupportedLimit", text: c"cudaerrorunsupportedlimit" },
-    cushim_runtime::private::StatusText { code: 216, name: c"cudaErrorDeviceAlreadyInUse", text: c"cudaerrordevicealreadyinuse" },
-    cushim_runtime::private::StatusText { code: 217, name: c"cudaErrorPeerAccessUnsupported", text: c"cudaerrorpeeraccessunsupported" },
-    cushim_runtime::private::StatusText { code: 218, name: c"cudaErrorInvalidPtx", text: c"cudaerrorinvalidptx" },
-    cushim_runtime::private::StatusText { code: 219, name: c"cudaErrorInvalidGraphicsContext", text: c"cudaerrorinvalidgraphicscontext" },
-    cushim_runtime::private::StatusText { code: 220, name: c"cudaErrorNvlinkUncorrectable", text: c"cudaerrornvlinkuncorrectable" },
-    cushim_runtime::private::StatusText { code: 221, name: c"cudaErrorJitCompilerNotFound", text: c"cudaerrorjitcompilernotfound" },
-    cushim_runtime::private::StatusText { code: 222, name: c"cudaErrorUnsupportedPtxVersion", text: c"cudaerrorunsupportedptxversion" },
-    cushim_runtime::private::StatusText { code: 223, name: c"cudaErrorJitCompilationDisabled", text: c"cudaerrorjitcompilationdisabled" },
-    cushim_runtime::private::StatusText { code: 224, name: c"cudaErrorUnsupportedExecAffinity", text: c"cudaerrorunsupportedexecaffinity" },
-    cushim_runtime::private::StatusText { code: 300, name: c"cudaErrorInvalidSource", text: c"cudaerrorinvalidsource" },
-    cushim_runtime::private::StatusText { code: 301, name: c"cudaErrorFileNotFound", text: c"cudaerrorfilenotfound" },
-    cushim_runtime::private::StatusText { code: 302, name: c"cudaErrorSharedObjectSymbolNotFound", text: c"cudaerrorsharedobjectsymbolnotfound" },
-    cushim_runtime::private::StatusText { code: 303, name: c"cudaErrorSharedObjectInitFailed", text: c"cudaerrorsharedobjectinitfailed" },
-    cushim_runtime::private::StatusText { code: 304, name: c"cudaErrorOperatingSystem", text: c"cudaerroroperatingsystem" },
-    cushim_runtime::private::StatusText { code: 400, name: c"cudaErrorInvalidResourceHandle", text: c"cudaerrorinvalidresourcehandle" },
-    cushim_runtime::private::StatusText { code: 401, name: c"cudaErrorIllegalState", text: c"cudaerrorillegalstate" },
-    cushim_runtime::private::StatusText { code: 500, name: c"cudaErrorSymbolNotFound", text: c"cudaerrorsymbolnotfound" },
-    cushim_runtime::private::StatusText { code: 600, name: c"cudaErrorNotReady", text: c"cudaerrornotready" },
-    cushim_runtime::private::StatusText { code: 700, name: c"cudaErrorIllegalAddress", text: c"cudaerrorillegaladdress" },
-    cushim_runtime::private::StatusText { code: 701, name: c"cudaErrorLaunchOutOfResources", text: c"cudaerrorlaunchoutofresources" },
-    cushim_runtime::private::StatusText { code: 702, name: c"cudaErrorLaunchTimeout", text: c"cudaerrorlaunchtimeout" },
-    cushim_runtime::private::StatusText { code: 703, name: c"cudaErrorLaunchIncompatibleTexturing", text: c"cudaerrorlaunchincompatibletexturing" },
-    cushim_runtime::private::StatusText { code: 704, name: c"cudaErrorPeerAccessAlreadyEnabled", text: c"cudaerrorpeeraccessalreadyenabled" },
-    cushim_runtime::private::StatusText { code: 705, name: c"cudaErrorPeerAccessNotEnabled", text: c"cudaerrorpeeraccessnotenabled" },
-    cushim_runtime::private::StatusText { code: 708, name: c"cudaErrorSetOnActiveProcess", text: c"cudaerrorsetonactiveprocess" },
-    cushim_runtime::private::StatusText { code: 709, name: c"cudaErrorContextIsDestroyed", text: c"cudaerrorcontextisdestroyed" },
-    cushim_runtime::private::StatusText { code: 710, name: c"cudaErrorAssert", text: c"cudaerrorassert" },
-    cushim_runtime::private::StatusText { code: 711, name: c"cudaErrorTooManyPeers", text: c"cudaerrortoomanypeers" },
-    cushim_runtime::private::StatusText { code: 712, name: c"cudaErrorHostMemoryAlreadyRegistered", text: c"cudaerrorhostmemoryalreadyregistered" },
-    cushim_runtime::private::StatusText { code: 713, name: c"cudaErrorHostMemoryNotRegistered", text: c"cudaerrorhostmemorynotregistered" },
-    cushim_runtime::private::StatusText { code: 714, name: c"cudaErrorHardwareStackError", text: c"cudaerrorhardwarestackerror" },
-    cushim_runtime::private::StatusText { code: 715, name: c"cudaErrorIllegalInstruction", text: c"cudaerrorillegalinstruction" },
-    cushim_runtime::private::StatusText { code: 716, name: c"cudaErrorMisalignedAddress", text: c"cudaerrormisalignedaddress" },
-    cushim_runtime::private::StatusText { code: 717, name: c"cudaErrorInvalidAddressSpace", text: c"cudaerrorinvalidaddressspace" },
-    cushim_runtime::private::StatusText { code: 718, name: c"cudaErrorInvalidPc", text: c"cudaerrorinvalidpc" },
-    cushim_runtime::private::StatusText { code: 719, name: c"cudaErrorLaunchFailure", text: c"cudaerrorlaunchfailure" },
-    cushim_runtime::private::StatusText { code: 720, name: c"cudaErrorCooperativeLaunchTooLarge", text: c"cudaerrorcooperativelaunchtoolarge" },
-    cushim_runtime::private::StatusText { code: 800, name: c"cudaErrorNotPermitted", text: c"cudaerrornotpermitted" },
-    cushim_runtime::private::StatusText { code: 801, name: c"cudaErrorNotSupported", text: c"cudaerrornotsupported" },
-    cushim_runtime::private::StatusText { code: 802, name: c"cudaErrorSystemNotReady", text: c"cudaerrorsystemnotready" },
-    cushim_runtime::private::StatusText { code: 803, name: c"cudaErrorSystemDriverMismatch", text: c"cudaerrorsystemdrivermismatch" },
-    cushim_runtime::private::StatusText { code: 804, name: c"cudaErrorCompatNotSupportedOnDevice", text: c"cudaerrorcompatnotsupportedondevice" },
-    cushim_runtime::private::StatusText { code: 805, name: c"cudaErrorMpsConnectionFailed", text: c"cudaerrormpsconnectionfailed" },
-    cushim_runtime::private::StatusText { code: 806, name: c"cudaErrorMpsRpcFailure", text: c"cudaerrormpsrpcfailure" },
-    cushim_runtime::private::StatusText { code: 807, name: c"cudaErrorMpsServerNotReady", text: c"cudaerrormpsservernotready" },
-    cushim_runtime::private::StatusText { code: 808, name: c"cudaErrorMpsMaxClientsReached", text: c"cudaerrormpsmaxclientsreached" },
-    cushim_runtime::private::StatusText { code: 809, name: c"cudaErrorMpsMaxConnectionsReached", text: c"cudaerrormpsmaxconnectionsreached" },
-    cushim_runtime::private::StatusText { code: 810, name: c"cudaErrorMpsClientTerminated", text: c"cudaerrormpsclientterminated" },
-    cushim_runtime::private::StatusText { code: 900, name: c"cudaErrorStreamCaptureUnsupported", text: c"cudaerrorstreamcaptureunsupported" },
-    cushim_runtime::private::StatusText { code: 901, name: c"cudaErrorStreamCaptureInvalidated", text: c"cudaerrorstreamcaptureinvalidated" },
-    cushim_runtime::private::StatusText { code: 902, name: c"cudaErrorStreamCaptureMerge", text: c"cudaerrorstreamcapturemerge" },
-    cushim_runtime::private::StatusText { code: 903, name: c"cudaErrorStreamCaptureUnmatched", text: c"cudaerrorstreamcaptureunmatched" },
-    cushim_runtime::private::StatusText { code: 904, name: c"cudaErrorStreamCaptureUnjoined", text: c"cudaerrorstreamcaptureunjoined" },
-    cushim_runtime::private::StatusText { code: 905, name: c"cudaErrorStreamCaptureIsolation", text: c"cudaerrorstreamcaptureisolation" },
-    cushim_runtime::private::StatusText { code: 906, name: c"cudaErrorStreamCaptureImplicit", text: c"cudaerrorstreamcaptureimplicit" },
-    cushim_runtime::private::StatusText { code: 907, name: c"cudaErrorCapturedEvent", text: c"cudaerrorcapturedevent" },
-    cushim_runtime::private::StatusText { code: 908, name: c"cudaErrorStreamCaptureWrongThread", text: c"cudaerrorstreamcapturewrongthread" },
-    cushim_runtime::private::StatusText { code: 909, name: c"cudaErrorTimeout", text: c"cudaerrortimeout" },
-    cushim_runtime::private::StatusText { code: 910, name: c"cudaErrorGraphExecUpdateFailure", text: c"cudaerrorgraphexecupdatefailure" },
-    cushim_runtime::private::StatusText { code: 911, name: c"cudaErrorExternalDevice", text: c"cudaerrorexternaldevice" },
-    cushim_runtime::private::StatusText { code: 912, name: c"cudaErrorInvalidClusterSize", text: c"cudaerrorinvalidclustersize" },
-    cushim_runtime::private::StatusText { code: 999, name: c"cudaErrorUnknown", text: c"cudaerrorunknown" },
-    cushim_runtime::private::StatusText { code: 10000, name: c"cudaErrorApiFailureBase", text: c"cudaerrorapifailurebase" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"cudaSuccess" },
+    cushim_runtime::private::StatusName { code: 1, name: c"cudaErrorInvalidValue" },
+    cushim_runtime::private::StatusName { code: 2, name: c"cudaErrorMemoryAllocation" },
+    cushim_runtime::private::StatusName { code: 3, name: c"cudaErrorInitializationError" },
+    cushim_runtime::private::StatusName { code: 4, name: c"cudaErrorCudartUnloading" },
+    cushim_runtime::private::StatusName { code: 5, name: c"cudaErrorProfilerDisabled" },
+    cushim_runtime::private::StatusName { code: 6, name: c"cudaErrorProfilerNotInitialized" },
+    cushim_runtime::private::StatusName { code: 7, name: c"cudaErrorProfilerAlreadyStarted" },
+    cushim_runtime::private::StatusName { code: 8, name: c"cudaErrorProfilerAlreadyStopped" },
+    cushim_runtime::private::StatusName { code: 9, name: c"cudaErrorInvalidConfiguration" },
+    cushim_runtime::private::StatusName { code: 12, name: c"cudaErrorInvalidPitchValue" },
+    cushim_runtime::private::StatusName { code: 13, name: c"cudaErrorInvalidSymbol" },
+    cushim_runtime::private::StatusName { code: 16, name: c"cudaErrorInvalidHostPointer" },
+    cushim_runtime::private::StatusName { code: 17, name: c"cudaErrorInvalidDevicePointer" },
+    cushim_runtime::private::StatusName { code: 18, name: c"cudaErrorInvalidTexture" },
+    cushim_runtime::private::StatusName { code: 19, name: c"cudaErrorInvalidTextureBinding" },
+    cushim_runtime::private::StatusName { code: 20, name: c"cudaErrorInvalidChannelDescriptor" },
+    cushim_runtime::private::StatusName { code: 21, name: c"cudaErrorInvalidMemcpyDirection" },
+    cushim_runtime::private::StatusName { code: 22, name: c"cudaErrorAddressOfConstant" },
+    cushim_runtime::private::StatusName { code: 23, name: c"cudaErrorTextureFetchFailed" },
+    cushim_runtime::private::StatusName { code: 24, name: c"cudaErrorTextureNotBound" },
+    cushim_runtime::private::StatusName { code: 25, name: c"cudaErrorSynchronizationError" },
+    cushim_runtime::private::StatusName { code: 26, name: c"cudaErrorInvalidFilterSetting" },
+    cushim_runtime::private::StatusName { code: 27, name: c"cudaErrorInvalidNormSetting" },
+    cushim_runtime::private::StatusName { code: 28, name: c"cudaErrorMixedDeviceExecution" },
+    cushim_runtime::private::StatusName { code: 31, name: c"cudaErrorNotYetImplemented" },
+    cushim_runtime::private::StatusName { code: 32, name: c"cudaErrorMemoryValueTooLarge" },
+    cushim_runtime::private::StatusName { code: 34, name: c"cudaErrorStubLibrary" },
+    cushim_runtime::private::StatusName { code: 35, name: c"cudaErrorInsufficientDriver" },
+    cushim_runtime::private::StatusName { code: 36, name: c"cudaErrorCallRequiresNewerDriver" },
+    cushim_runtime::private::StatusName { code: 37, name: c"cudaErrorInvalidSurface" },
+    cushim_runtime::private::StatusName { code: 43, name: c"cudaErrorDuplicateVariableName" },
+    cushim_runtime::private::StatusName { code: 44, name: c"cudaErrorDuplicateTextureName" },
+    cushim_runtime::private::StatusName { code: 45, name: c"cudaErrorDuplicateSurfaceName" },
+    cushim_runtime::private::StatusName { code: 46, name: c"cudaErrorDevicesUnavailable" },
+    cushim_runtime::private::StatusName { code: 49, name: c"cudaErrorIncompatibleDriverContext" },
+    cushim_runtime::private::StatusName { code: 52, name: c"cudaErrorMissingConfiguration" },
+    cushim_runtime::private::StatusName { code: 53, name: c"cudaErrorPriorLaunchFailure" },
+    cushim_runtime::private::StatusName { code: 65, name: c"cudaErrorLaunchMaxDepthExceeded" },
+    cushim_runtime::private::StatusName { code: 66, name: c"cudaErrorLaunchFileScopedTex" },
+    cushim_runtime::private::StatusName { code: 67, name: c"cudaErrorLaunchFileScopedSurf" },
+    cushim_runtime::private::StatusName { code: 68, name: c"cudaErrorSyncDepthExceeded" },
+    cushim_runtime::private::StatusName { code: 69, name: c"cudaErrorLaunchPendingCountExceeded" },
+    cushim_runtime::private::StatusName { code: 98, name: c"cudaErrorInvalidDeviceFunction" },
+    cushim_runtime::private::StatusName { code: 100, name: c"cudaErrorNoDevice" },
+    cushim_runtime::private::StatusName { code: 101, name: c"cudaErrorInvalidDevice" },
+    cushim_runtime::private::StatusName { code: 102, name: c"cudaErrorDeviceNotLicensed" },
+    cushim_runtime::private::StatusName { code: 103, name: c"cudaErrorSoftwareValidityNotEstablished" },
+    cushim_runtime::private::StatusName { code: 127, name: c"cudaErrorStartupFailure" },
+    cushim_runtime::private::StatusName { code: 200, name: c"cudaErrorInvalidKernelImage" },
+    cushim_runtime::private::StatusName { code: 201, name: c"cudaErrorDeviceUninitialized" },
+    cushim_runtime::private::StatusName { code: 205, name: c"cudaErrorMapBufferObjectFailed" },
+    cushim_runtime::private::StatusName { code: 206, name: c"cudaErrorUnmapBufferObjectFailed" },
+    cushim_runtime::private::StatusName { code: 207, name: c"cudaErrorArrayIsMapped" },
+    cushim_runtime::private::StatusName { code: 208, name: c"cudaErrorAlreadyMapped" },
+    cushim_runtime::private::StatusName { code: 209, name: c"cudaErrorNoKernelImageForDevice" },
+    cushim_runtime::private::StatusName { code: 210, name: c"cudaErrorAlreadyAcquired" },
+    cushim_runtime::private::StatusName { code: 211, name: c"cudaErrorNotMapped" },
+    cushim_runtime::private::StatusName { code: 212, name: c"cudaErrorNotMappedAsArray" },
+    cushim_runtime::private::StatusName { code: 213, name: c"cudaErrorNotMappedAsPointer" },
+    cushim_runtime::private::StatusName { code: 214, name: c"cudaErrorECCUncorrectable" },
+    cushim_runtime::private::StatusName { code: 215, name: c"cudaErrorUnsupportedLimit" },
+    cushim_runtime::private::StatusName { code: 216, name: c"cudaErrorDeviceAlreadyInUse" },
+    cushim_runtime::private::StatusName { code: 217, name: c"cudaErrorPeerAccessUnsupported" },
+    cushim_runtime::private::StatusName { code: 218, name: c"cudaErrorInvalidPtx" },
+    cushim_runtime::private::StatusName { code: 219, name: c"cudaErrorInvalidGraphicsContext" },
+    cushim_runtime::private::StatusName { code: 220, name: c"cudaErrorNvlinkUncorrectable" },
+    cushim_runtime::private::StatusName { code: 221, name: c"cudaErrorJitCompilerNotFound" },
+    cushim_runtime::private::StatusName { code: 222, name: c"cudaErrorUnsupportedPtxVersion" },
+    cushim_runtime::private::StatusName { code: 223, name: c"cudaErrorJitCompilationDisabled" },
+    cushim_runtime::private::StatusName { code: 224, name: c"cudaErrorUnsupportedExecAffinity" },
+    cushim_runtime::private::StatusName { code: 300, name: c"cudaErrorInvalidSource" },
+    cushim_runtime::private::StatusName { code: 301, name: c"cudaErrorFileNotFound" },
+    cushim_runtime::private::StatusName { code: 302, name: c"cudaErrorSharedObjectSymbolNotFound" },
+    cushim_runtime::private::StatusName { code: 303, name: c"cudaErrorSharedObjectInitFailed" },
+    cushim_runtime::private::StatusName { code: 304, name: c"cudaErrorOperatingSystem" },
+    cushim_runtime::private::StatusName { code: 400, name: c"cudaErrorInvalidResourceHandle" },
+    cushim_runtime::private::StatusName { code: 401, name: c"cudaErrorIllegalState" },
+    cushim_runtime::private::StatusName { code: 500, name: c"cudaErrorSymbolNotFound" },
+    cushim_runtime::private::StatusName { code: 600, name: c"cudaErrorNotReady" },
+    cushim_runtime::private::StatusName { code: 700, name: c"cudaErrorIllegalAddress" },
+    cushim_runtime::private::StatusName { code: 701, name: c"cudaErrorLaunchOutOfResources" },
+    cushim_runtime::private::StatusName { code: 702, name: c"cudaErrorLaunchTimeout" },
+    cushim_runtime::private::StatusName { code: 703, name: c"cudaErrorLaunchIncompatibleTexturing" },
+    cushim_runtime::private::StatusName { code: 704, name: c"cudaErrorPeerAccessAlreadyEnabled" },
+    cushim_runtime::private::StatusName { code: 705, name: c"cudaErrorPeerAccessNotEnabled" },
+    cushim_runtime::private::StatusName { code: 708, name: c"cudaErrorSetOnActiveProcess" },
+    cushim_runtime::private::StatusName { code: 709, name: c"cudaErrorContextIsDestroyed" },
+    cushim_runtime::private::StatusName { code: 710, name: c"cudaErrorAssert" },
+    cushim_runtime::private::StatusName { code: 711, name: c"cudaErrorTooManyPeers" },
+    cushim_runtime::private::StatusName { code: 712, name: c"cudaErrorHostMemoryAlreadyRegistered" },
+    cushim_runtime::private::StatusName { code: 713, name: c"cudaErrorHostMemoryNotRegistered" },
+    cushim_runtime::private::StatusName { code: 714, name: c"cudaErrorHardwareStackError" },
+    cushim_runtime::private::StatusName { code: 715, name: c"cudaErrorIllegalInstruction" },
+    cushim_runtime::private::StatusName { code: 716, name: c"cudaErrorMisalignedAddress" },
+    cushim_runtime::private::StatusName { code: 717, name: c"cudaErrorInvalidAddressSpace" },
+    cushim_runtime::private::StatusName { code: 718, name: c"cudaErrorInvalidPc" },
+    cushim_runtime::private::StatusName { code: 719, name: c"cudaErrorLaunchFailure" },
+    cushim_runtime::private::StatusName { code: 720, name: c"cudaErrorCooperativeLaunchTooLarge" },
+    cushim_runtime::private::StatusName { code: 800, name: c"cudaErrorNotPermitted" },
+    cushim_runtime::private::StatusName { code: 801, name: c"cudaErrorNotSupported" },
+    cushim_runtime::private::StatusName { code: 802, name: c"cudaErrorSystemNotReady" },
+    cushim_runtime::private::StatusName { code: 803, name: c"cudaErrorSystemDriverMismatch" },
+    cushim_runtime::private::StatusName { code: 804, name: c"cudaErrorCompatNotSupportedOnDevice" },
+    cushim_runtime::private::StatusName { code: 805, name: c"cudaErrorMpsConnectionFailed" },
+    cushim_runtime::private::StatusName { code: 806, name: c"cudaErrorMpsRpcFailure" },
+    cushim_runtime::private::StatusName { code: 807, name: c"cudaErrorMpsServerNotReady" },
+    cushim_runtime::private::StatusName { code: 808, name: c"cudaErrorMpsMaxClientsReached" },
+    cushim_runtime::private::StatusName { code: 809, name: c"cudaErrorMpsMaxConnectionsReached" },
+    cushim_runtime::private::StatusName { code: 810, name: c"cudaErrorMpsClientTerminated" },
+    cushim_runtime::private::StatusName { code: 900, name: c"cudaErrorStreamCaptureUnsupported" },
+    cushim_runtime::private::StatusName { code: 901, name: c"cudaErrorStreamCaptureInvalidated" },
+    cushim_runtime::private::StatusName { code: 902, name: c"cudaErrorStreamCaptureMerge" },
+    cushim_runtime::private::StatusName { code: 903, name: c"cudaErrorStreamCaptureUnmatched" },
+    cushim_runtime::private::StatusName { code: 904, name: c"cudaErrorStreamCaptureUnjoined" },
+    cushim_runtime::private::StatusName { code: 905, name: c"cudaErrorStreamCaptureIsolation" },
+    cushim_runtime::private::StatusName { code: 906, name: c"cudaErrorStreamCaptureImplicit" },
+    cushim_runtime::private::StatusName { code: 907, name: c"cudaErrorCapturedEvent" },
+    cushim_runtime::private::StatusName { code: 908, name: c"cudaErrorStreamCaptureWrongThread" },
+    cushim_runtime::private::StatusName { code: 909, name: c"cudaErrorTimeout" },
+    cushim_runtime::private::StatusName { code: 910, name: c"cudaErrorGraphExecUpdateFailure" },
+    cushim_runtime::private::StatusName { code: 911, name: c"cudaErrorExternalDevice" },
+    cushim_runtime::private::StatusName { code: 912, name: c"cudaErrorInvalidClusterSize" },
+    cushim_runtime::private::StatusName { code: 999, name: c"cudaErrorUnknown" },
+    cushim_runtime::private::StatusName { code: 10000, name: c"cudaErrorApiFailureBase" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -2625,17 +2625,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -3202,13 +3202,13 @@ cushim_shim! {
 cushim_shim! {
     fn cudaGetErrorName(error: cudaError_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_cudaGetErrorName;
-    returns answer, fallback [error, Name];
+    returns answer, fallback [name error];
 }
 
 cushim_shim! {
     fn cudaGetErrorString(error: cudaError_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_cudaGetErrorString;
-    returns answer, fallback [error, Text];
+    returns answer, fallback [name error];
 }
 
 cushim_shim! {

@@ -465,8 +465,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -545,28 +545,28 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUFFT_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"CUFFT_INVALID_PLAN", text: c"invalid plan" },
-    cushim_runtime::private::StatusText { code: 2, name: c"CUFFT_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::private::StatusText { code: 3, name: c"CUFFT_INVALID_TYPE", text: c"invalid type" },
-    cushim_runtime::private::StatusText { code: 4, name: c"CUFFT_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 5, name: c"CUFFT_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 6, name: c"CUFFT_EXEC_FAILED", text: c"exec failed" },
-    cushim_runtime::private::StatusText { code: 7, name: c"CUFFT_SETUP_FAILED", text: c"setup failed" },
-    cushim_runtime::private::StatusText { code: 8, name: c"CUFFT_INVALID_SIZE", text: c"invalid size" },
-    cushim_runtime::private::StatusText { code: 9, name: c"CUFFT_UNALIGNED_DATA", text: c"unaligned data" },
-    cushim_runtime::private::StatusText { code: 10, name: c"CUFFT_INCOMPLETE_PARAMETER_LIST", text: c"incomplete parameter list" },
-    cushim_runtime::private::StatusText { code: 11, name: c"CUFFT_INVALID_DEVICE", text: c"invalid device" },
-    cushim_runtime::private::StatusText { code: 12, name: c"CUFFT_PARSE_ERROR", text: c"parse error" },
-    cushim_runtime::private::StatusText { code: 13, name: c"CUFFT_NO_WORKSPACE", text: c"no workspace" },
-    cushim_runtime::private::StatusText { code: 14, name: c"CUFFT_NOT_IMPLEMENTED", text: c"not implemented" },
-    cushim_runtime::private::StatusText { code: 15, name: c"CUFFT_LICENSE_ERROR", text: c"license error" },
-    cushim_runtime::private::StatusText { code: 16, name: c"CUFFT_NOT_SUPPORTED", text: c"not supported" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUFFT_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"CUFFT_INVALID_PLAN" },
+    cushim_runtime::private::StatusName { code: 2, name: c"CUFFT_ALLOC_FAILED" },
+    cushim_runtime::private::StatusName { code: 3, name: c"CUFFT_INVALID_TYPE" },
+    cushim_runtime::private::StatusName { code: 4, name: c"CUFFT_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 5, name: c"CUFFT_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 6, name: c"CUFFT_EXEC_FAILED" },
+    cushim_runtime::private::StatusName { code: 7, name: c"CUFFT_SETUP_FAILED" },
+    cushim_runtime::private::StatusName { code: 8, name: c"CUFFT_INVALID_SIZE" },
+    cushim_runtime::private::StatusName { code: 9, name: c"CUFFT_UNALIGNED_DATA" },
+    cushim_runtime::private::StatusName { code: 10, name: c"CUFFT_INCOMPLETE_PARAMETER_LIST" },
+    cushim_runtime::private::StatusName { code: 11, name: c"CUFFT_INVALID_DEVICE" },
+    cushim_runtime::private::StatusName { code: 12, name: c"CUFFT_PARSE_ERROR" },
+    cushim_runtime::private::StatusName { code: 13, name: c"CUFFT_NO_WORKSPACE" },
+    cushim_runtime::private::StatusName { code: 14, name: c"CUFFT_NOT_IMPLEMENTED" },
+    cushim_runtime::private::StatusName { code: 15, name: c"CUFFT_LICENSE_ERROR" },
+    cushim_runtime::private::StatusName { code: 16, name: c"CUFFT_NOT_SUPPORTED" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -692,17 +692,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {

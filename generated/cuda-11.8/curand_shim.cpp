@@ -124,21 +124,21 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of curandStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CURAND_STATUS_SUCCESS", "no error"},
-    {100, "CURAND_STATUS_VERSION_MISMATCH", "version mismatch"},
-    {101, "CURAND_STATUS_NOT_INITIALIZED", "not initialized"},
-    {102, "CURAND_STATUS_ALLOCATION_FAILED", "allocation failed"},
-    {103, "CURAND_STATUS_TYPE_ERROR", "type error"},
-    {104, "CURAND_STATUS_OUT_OF_RANGE", "out of range"},
-    {105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE", "length not multiple"},
-    {106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED", "double precision required"},
-    {201, "CURAND_STATUS_LAUNCH_FAILURE", "launch failure"},
-    {202, "CURAND_STATUS_PREEXISTING_FAILURE", "preexisting failure"},
-    {203, "CURAND_STATUS_INITIALIZATION_FAILED", "initialization failed"},
-    {204, "CURAND_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {999, "CURAND_STATUS_INTERNAL_ERROR", "internal error"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CURAND_STATUS_SUCCESS"},
+    {100, "CURAND_STATUS_VERSION_MISMATCH"},
+    {101, "CURAND_STATUS_NOT_INITIALIZED"},
+    {102, "CURAND_STATUS_ALLOCATION_FAILED"},
+    {103, "CURAND_STATUS_TYPE_ERROR"},
+    {104, "CURAND_STATUS_OUT_OF_RANGE"},
+    {105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE"},
+    {106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED"},
+    {201, "CURAND_STATUS_LAUNCH_FAILURE"},
+    {202, "CURAND_STATUS_PREEXISTING_FAILURE"},
+    {203, "CURAND_STATUS_INITIALIZATION_FAILED"},
+    {204, "CURAND_STATUS_ARCH_MISMATCH"},
+    {999, "CURAND_STATUS_INTERNAL_ERROR"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -201,8 +201,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null

@@ -38,7 +38,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 9;
+extern "C" const int CUSHIM_RUNTIME_ABI = 10;
 
 namespace {
 
@@ -1763,11 +1763,11 @@ const char *cushim_runtime_stream_mode_warning(const LibraryInfo *L) {
     return warning;
 }
 
-int cushim_runtime_status_text(const LibraryInfo *L, int code, const char **out, int which) {
+int cushim_runtime_status_name(const LibraryInfo *L, int code, const char **out) {
     if (!out) return 0;
-    for (std::size_t i = 0; i < L->text_count; ++i) {
-        if (L->texts[i].code == code) {
-            *out = which == 0 ? L->texts[i].name : L->texts[i].text;
+    for (std::size_t i = 0; i < L->status_count; ++i) {
+        if (L->statuses[i].code == code) {
+            *out = L->statuses[i].name;
             return 1;
         }
     }
@@ -1775,9 +1775,9 @@ int cushim_runtime_status_text(const LibraryInfo *L, int code, const char **out,
     return 0;
 }
 
-const char *cushim_runtime_returned_text(const LibraryInfo *L, int code, int which) {
+const char *cushim_runtime_returned_name(const LibraryInfo *L, int code) {
     const char *out = nullptr;
-    if (cushim_runtime_status_text(L, code, &out, which)) return out;
+    if (cushim_runtime_status_name(L, code, &out)) return out;
     return "unrecognized status";
 }
 
@@ -1787,18 +1787,14 @@ unsigned long long cushim_runtime_answer(const LibraryInfo *L, unsigned answer, 
     // the C++ stubs' return of it leaves it.
     auto status = [](int value) { return static_cast<unsigned long long>(static_cast<unsigned>(value)); };
     const int argument = static_cast<int>(args[0]);
-    // The name (0) or the text (1), as cushim_runtime_*_text take them.
-    const int which = (answer == CUSHIM_ANSWER_text || answer == CUSHIM_ANSWER_out_text) ? 1 : 0;
     switch (answer) {
     case CUSHIM_ANSWER_code:
         return status(code);
     case CUSHIM_ANSWER_name:
-    case CUSHIM_ANSWER_text:
-        return reinterpret_cast<std::uintptr_t>(cushim_runtime_returned_text(L, argument, which));
-    case CUSHIM_ANSWER_out_name:
-    case CUSHIM_ANSWER_out_text: {
+        return reinterpret_cast<std::uintptr_t>(cushim_runtime_returned_name(L, argument));
+    case CUSHIM_ANSWER_out_name: {
         const char **out = reinterpret_cast<const char **>(static_cast<std::uintptr_t>(args[1]));
-        int known = cushim_runtime_status_text(L, argument, out, which);
+        int known = cushim_runtime_status_name(L, argument, out);
         return status(known ? L->codes.success : L->codes.invalid_value);
     }
     default: // CUSHIM_ANSWER_zero

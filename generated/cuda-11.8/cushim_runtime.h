@@ -81,10 +81,9 @@ struct Alias {
 
 // One constant of the status type, for the functions that name a status
 // without the library (cuGetErrorName, nvrtcGetErrorString).
-struct StatusText {
+struct StatusName {
     int code;
     const char *name;
-    const char *text;
 };
 
 // The codes of the library's status type that a stub answers with (the
@@ -205,8 +204,8 @@ struct LibraryInfo {
     const Function *functions;
     std::size_t count;
     const Alias *aliases;
-    const StatusText *texts;
-    std::size_t text_count;
+    const StatusName *statuses;
+    std::size_t status_count;
     Library *state;
     FunctionState *states;
     void **slots;                        // the stubs' slots, or null (the linked mode has no stubs)
@@ -226,7 +225,7 @@ inline T zero() {
 
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_9
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_10
 
 extern "C" {
 
@@ -254,12 +253,11 @@ int cushim_runtime_set_stream_mode(const cushim::LibraryInfo *library, int per_t
 int cushim_runtime_stream_mode(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 const char *cushim_runtime_stream_mode_warning(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 
-// Stores the name (`which` 0) or text (1) of status `code` in `*out`; 1 when
-// the code is known, else 0 (and `*out` null).
-int cushim_runtime_status_text(const cushim::LibraryInfo *library, int code, const char **out,
-                               int which) CUSHIM_HIDDEN;
-// The name or text of `code`, never null.
-const char *cushim_runtime_returned_text(const cushim::LibraryInfo *library, int code, int which) CUSHIM_HIDDEN;
+// Stores the C name of status `code` in `*out`; 1 when the code is known,
+// else 0 (and `*out` null).
+int cushim_runtime_status_name(const cushim::LibraryInfo *library, int code, const char **out) CUSHIM_HIDDEN;
+// The C name of `code`, never null.
+const char *cushim_runtime_returned_name(const cushim::LibraryInfo *library, int code) CUSHIM_HIDDEN;
 // What an assembly stub returns when its binding failed, in the integer
 // return register: by `answer` (CUSHIM_ANSWER_*), the runtime's `code`, zero,
 // or a fallback's answer from the call's first two integer arguments
@@ -334,16 +332,14 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 
 // What an assembly stub answers without the library (its ANSWER), which its
 // thunk adds to the slot's address (aligned to 8) for the binder: the
-// runtime's code, zero, the returned name or text of the status in the first
-// argument (nvrtcGetErrorString), or that name or text stored through the
-// second argument with the success or invalid-value code
-// (cuGetErrorString). cushim_runtime_answer reads the same numbers.
+// runtime's code, zero, the returned C name of the status in the first
+// argument (nvrtcGetErrorString), or that name stored through the second
+// argument with the success or invalid-value code (cuGetErrorString).
+// cushim_runtime_answer reads the same numbers.
 #define CUSHIM_ANSWER_code 0
 #define CUSHIM_ANSWER_zero 1
 #define CUSHIM_ANSWER_name 2
-#define CUSHIM_ANSWER_text 3
-#define CUSHIM_ANSWER_out_name 4
-#define CUSHIM_ANSWER_out_text 5
+#define CUSHIM_ANSWER_out_name 3
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(CUSHIM_NO_ASM_STUBS)
 #if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__)

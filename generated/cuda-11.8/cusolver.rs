@@ -610,8 +610,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -690,36 +690,36 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUSOLVER_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"CUSOLVER_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 2, name: c"CUSOLVER_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::private::StatusText { code: 3, name: c"CUSOLVER_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 4, name: c"CUSOLVER_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::private::StatusText { code: 5, name: c"CUSOLVER_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::private::StatusText { code: 6, name: c"CUSOLVER_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::private::StatusText { code: 7, name: c"CUSOLVER_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 8, name: c"CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", text: c"matrix type not supported" },
-    cushim_runtime::private::StatusText { code: 9, name: c"CUSOLVER_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 10, name: c"CUSOLVER_STATUS_ZERO_PIVOT", text: c"zero pivot" },
-    cushim_runtime::private::StatusText { code: 11, name: c"CUSOLVER_STATUS_INVALID_LICENSE", text: c"invalid license" },
-    cushim_runtime::private::StatusText { code: 12, name: c"CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED", text: c"irs params not initialized" },
-    cushim_runtime::private::StatusText { code: 13, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID", text: c"irs params invalid" },
-    cushim_runtime::private::StatusText { code: 14, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC", text: c"irs params invalid prec" },
-    cushim_runtime::private::StatusText { code: 15, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE", text: c"irs params invalid refine" },
-    cushim_runtime::private::StatusText { code: 16, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER", text: c"irs params invalid maxiter" },
-    cushim_runtime::private::StatusText { code: 20, name: c"CUSOLVER_STATUS_IRS_INTERNAL_ERROR", text: c"irs internal error" },
-    cushim_runtime::private::StatusText { code: 21, name: c"CUSOLVER_STATUS_IRS_NOT_SUPPORTED", text: c"irs not supported" },
-    cushim_runtime::private::StatusText { code: 22, name: c"CUSOLVER_STATUS_IRS_OUT_OF_RANGE", text: c"irs out of range" },
-    cushim_runtime::private::StatusText { code: 23, name: c"CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES", text: c"irs nrhs not supported for refine gmres" },
-    cushim_runtime::private::StatusText { code: 25, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED", text: c"irs infos not initialized" },
-    cushim_runtime::private::StatusText { code: 26, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED", text: c"irs infos not destroyed" },
-    cushim_runtime::private::StatusText { code: 30, name: c"CUSOLVER_STATUS_IRS_MATRIX_SINGULAR", text: c"irs matrix singular" },
-    cushim_runtime::private::StatusText { code: 31, name: c"CUSOLVER_STATUS_INVALID_WORKSPACE", text: c"invalid workspace" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUSOLVER_STATUS_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"CUSOLVER_STATUS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 2, name: c"CUSOLVER_STATUS_ALLOC_FAILED" },
+    cushim_runtime::private::StatusName { code: 3, name: c"CUSOLVER_STATUS_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 4, name: c"CUSOLVER_STATUS_ARCH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 5, name: c"CUSOLVER_STATUS_MAPPING_ERROR" },
+    cushim_runtime::private::StatusName { code: 6, name: c"CUSOLVER_STATUS_EXECUTION_FAILED" },
+    cushim_runtime::private::StatusName { code: 7, name: c"CUSOLVER_STATUS_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 8, name: c"CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 9, name: c"CUSOLVER_STATUS_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 10, name: c"CUSOLVER_STATUS_ZERO_PIVOT" },
+    cushim_runtime::private::StatusName { code: 11, name: c"CUSOLVER_STATUS_INVALID_LICENSE" },
+    cushim_runtime::private::StatusName { code: 12, name: c"CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 13, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID" },
+    cushim_runtime::private::StatusName { code: 14, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC" },
+    cushim_runtime::private::StatusName { code: 15, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE" },
+    cushim_runtime::private::StatusName { code: 16, name: c"CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER" },
+    cushim_runtime::private::StatusName { code: 20, name: c"CUSOLVER_STATUS_IRS_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 21, name: c"CUSOLVER_STATUS_IRS_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 22, name: c"CUSOLVER_STATUS_IRS_OUT_OF_RANGE" },
+    cushim_runtime::private::StatusName { code: 23, name: c"CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES" },
+    cushim_runtime::private::StatusName { code: 25, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 26, name: c"CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED" },
+    cushim_runtime::private::StatusName { code: 30, name: c"CUSOLVER_STATUS_IRS_MATRIX_SINGULAR" },
+    cushim_runtime::private::StatusName { code: 31, name: c"CUSOLVER_STATUS_INVALID_WORKSPACE" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -1261,17 +1261,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {

@@ -128,17 +128,17 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of ncclResult_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "ncclSuccess", "ncclsuccess"},
-    {1, "ncclUnhandledCudaError", "ncclunhandledcudaerror"},
-    {2, "ncclSystemError", "ncclsystemerror"},
-    {3, "ncclInternalError", "ncclinternalerror"},
-    {4, "ncclInvalidArgument", "ncclinvalidargument"},
-    {5, "ncclInvalidUsage", "ncclinvalidusage"},
-    {6, "ncclRemoteError", "ncclremoteerror"},
-    {7, "ncclInProgress", "ncclinprogress"},
-    {8, "ncclNumResults", "ncclnumresults"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "ncclSuccess"},
+    {1, "ncclUnhandledCudaError"},
+    {2, "ncclSystemError"},
+    {3, "ncclInternalError"},
+    {4, "ncclInvalidArgument"},
+    {5, "ncclInvalidUsage"},
+    {6, "ncclRemoteError"},
+    {7, "ncclInProgress"},
+    {8, "ncclNumResults"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -201,8 +201,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -256,7 +256,7 @@ CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommInitRankConfig, ncclCommInitRankCon
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommRegister, ncclCommRegister, cushim_row_ncclCommRegister, (ncclComm_t comm, void *buff, size_t size, void **handle), (comm, buff, size, handle), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommSplit, ncclCommSplit, cushim_row_ncclCommSplit, (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ncclConfig_t *config), (comm, color, key, newcomm, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommUserRank, ncclCommUserRank, cushim_row_ncclCommUserRank, (ncclComm_t comm, int *rank), (comm, rank), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_name(&cushim_this, static_cast<int>(result)), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)

@@ -387,8 +387,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -467,21 +467,21 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUBLAS_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::private::StatusText { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::private::StatusText { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::private::StatusText { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::private::StatusText { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR", text: c"license error" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUBLAS_STATUS_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"CUBLAS_STATUS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 3, name: c"CUBLAS_STATUS_ALLOC_FAILED" },
+    cushim_runtime::private::StatusName { code: 7, name: c"CUBLAS_STATUS_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 8, name: c"CUBLAS_STATUS_ARCH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 11, name: c"CUBLAS_STATUS_MAPPING_ERROR" },
+    cushim_runtime::private::StatusName { code: 13, name: c"CUBLAS_STATUS_EXECUTION_FAILED" },
+    cushim_runtime::private::StatusName { code: 14, name: c"CUBLAS_STATUS_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 15, name: c"CUBLAS_STATUS_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 16, name: c"CUBLAS_STATUS_LICENSE_ERROR" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -1061,17 +1061,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -2831,13 +2831,13 @@ cushim_shim! {
 cushim_shim! {
     fn cublasGetStatusName(status: cublasStatus_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_cublasGetStatusName;
-    returns answer, fallback [status, Name];
+    returns answer, fallback [name status];
 }
 
 cushim_shim! {
     fn cublasGetStatusString(status: cublasStatus_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_cublasGetStatusString;
-    returns answer, fallback [status, Text];
+    returns answer, fallback [name status];
 }
 
 cushim_shim! {

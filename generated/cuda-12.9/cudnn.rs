@@ -2098,8 +2098,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -2178,65 +2178,65 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUDNN_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1001, name: c"CUDNN_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 1002, name: c"CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", text: c"sublibrary version mismatch" },
-    cushim_runtime::private::StatusText { code: 1003, name: c"CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH", text: c"serialization version mismatch" },
-    cushim_runtime::private::StatusText { code: 1004, name: c"CUDNN_STATUS_DEPRECATED", text: c"deprecated" },
-    cushim_runtime::private::StatusText { code: 1005, name: c"CUDNN_STATUS_LICENSE_ERROR", text: c"license error" },
-    cushim_runtime::private::StatusText { code: 1006, name: c"CUDNN_STATUS_RUNTIME_IN_PROGRESS", text: c"runtime in progress" },
-    cushim_runtime::private::StatusText { code: 1007, name: c"CUDNN_STATUS_RUNTIME_FP_OVERFLOW", text: c"runtime fp overflow" },
-    cushim_runtime::private::StatusText { code: 1008, name: c"CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", text: c"sublibrary loading failed" },
-    cushim_runtime::private::StatusText { code: 2000, name: c"CUDNN_STATUS_BAD_PARAM", text: c"bad param" },
-    cushim_runtime::private::StatusText { code: 2002, name: c"CUDNN_STATUS_BAD_PARAM_NULL_POINTER", text: c"bad param null pointer" },
-    cushim_runtime::private::StatusText { code: 2003, name: c"CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER", text: c"bad param misaligned pointer" },
-    cushim_runtime::private::StatusText { code: 2004, name: c"CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED", text: c"bad param not finalized" },
-    cushim_runtime::private::StatusText { code: 2005, name: c"CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND", text: c"bad param out of bound" },
-    cushim_runtime::private::StatusText { code: 2006, name: c"CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT", text: c"bad param size insufficient" },
-    cushim_runtime::private::StatusText { code: 2007, name: c"CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH", text: c"bad param stream mismatch" },
-    cushim_runtime::private::StatusText { code: 2008, name: c"CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH", text: c"bad param shape mismatch" },
-    cushim_runtime::private::StatusText { code: 2009, name: c"CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES", text: c"bad param duplicated entries" },
-    cushim_runtime::private::StatusText { code: 2010, name: c"CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE", text: c"bad param attribute type" },
-    cushim_runtime::private::StatusText { code: 2011, name: c"CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH", text: c"bad param cuda graph mismatch" },
-    cushim_runtime::private::StatusText { code: 2012, name: c"CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE", text: c"bad param descriptor type" },
-    cushim_runtime::private::StatusText { code: 3000, name: c"CUDNN_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 3001, name: c"CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN", text: c"not supported graph pattern" },
-    cushim_runtime::private::StatusText { code: 3002, name: c"CUDNN_STATUS_NOT_SUPPORTED_SHAPE", text: c"not supported shape" },
-    cushim_runtime::private::StatusText { code: 3003, name: c"CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE", text: c"not supported data type" },
-    cushim_runtime::private::StatusText { code: 3004, name: c"CUDNN_STATUS_NOT_SUPPORTED_LAYOUT", text: c"not supported layout" },
-    cushim_runtime::private::StatusText { code: 3005, name: c"CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER", text: c"not supported incompatible cuda driver" },
-    cushim_runtime::private::StatusText { code: 3006, name: c"CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", text: c"not supported incompatible cudart" },
-    cushim_runtime::private::StatusText { code: 3007, name: c"CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", text: c"not supported arch mismatch" },
-    cushim_runtime::private::StatusText { code: 3008, name: c"CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING", text: c"not supported runtime prerequisite missing" },
-    cushim_runtime::private::StatusText { code: 3009, name: c"CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE", text: c"not supported sublibrary unavailable" },
-    cushim_runtime::private::StatusText { code: 3010, name: c"CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT", text: c"not supported shared memory insufficient" },
-    cushim_runtime::private::StatusText { code: 3011, name: c"CUDNN_STATUS_NOT_SUPPORTED_PADDING", text: c"not supported padding" },
-    cushim_runtime::private::StatusText { code: 3012, name: c"CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM", text: c"not supported bad launch param" },
-    cushim_runtime::private::StatusText { code: 3013, name: c"CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API", text: c"not supported cuda graph native api" },
-    cushim_runtime::private::StatusText { code: 3014, name: c"CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE", text: c"not supported invalid dynamic shape" },
-    cushim_runtime::private::StatusText { code: 4000, name: c"CUDNN_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 4001, name: c"CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED", text: c"internal error compilation failed" },
-    cushim_runtime::private::StatusText { code: 4002, name: c"CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE", text: c"internal error unexpected value" },
-    cushim_runtime::private::StatusText { code: 4003, name: c"CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", text: c"internal error host allocation failed" },
-    cushim_runtime::private::StatusText { code: 4004, name: c"CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", text: c"internal error device allocation failed" },
-    cushim_runtime::private::StatusText { code: 4005, name: c"CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM", text: c"internal error bad launch param" },
-    cushim_runtime::private::StatusText { code: 4006, name: c"CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED", text: c"internal error texture creation failed" },
-    cushim_runtime::private::StatusText { code: 5000, name: c"CUDNN_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::private::StatusText { code: 5001, name: c"CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", text: c"execution failed cuda driver" },
-    cushim_runtime::private::StatusText { code: 5002, name: c"CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", text: c"execution failed cublas" },
-    cushim_runtime::private::StatusText { code: 5003, name: c"CUDNN_STATUS_EXECUTION_FAILED_CUDART", text: c"execution failed cudart" },
-    cushim_runtime::private::StatusText { code: 5004, name: c"CUDNN_STATUS_EXECUTION_FAILED_CURAND", text: c"execution failed curand" },
-    cushim_runtime::private::StatusText { code: 4003, name: c"CUDNN_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::private::StatusText { code: 2001, name: c"CUDNN_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 3007, name: c"CUDNN_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::private::StatusText { code: 4006, name: c"CUDNN_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::private::StatusText { code: 3008, name: c"CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", text: c"runtime prerequisite missing" },
-    cushim_runtime::private::StatusText { code: 1002, name: c"CUDNN_STATUS_VERSION_MISMATCH", text: c"version mismatch" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUDNN_STATUS_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1001, name: c"CUDNN_STATUS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 1002, name: c"CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 1003, name: c"CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 1004, name: c"CUDNN_STATUS_DEPRECATED" },
+    cushim_runtime::private::StatusName { code: 1005, name: c"CUDNN_STATUS_LICENSE_ERROR" },
+    cushim_runtime::private::StatusName { code: 1006, name: c"CUDNN_STATUS_RUNTIME_IN_PROGRESS" },
+    cushim_runtime::private::StatusName { code: 1007, name: c"CUDNN_STATUS_RUNTIME_FP_OVERFLOW" },
+    cushim_runtime::private::StatusName { code: 1008, name: c"CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED" },
+    cushim_runtime::private::StatusName { code: 2000, name: c"CUDNN_STATUS_BAD_PARAM" },
+    cushim_runtime::private::StatusName { code: 2002, name: c"CUDNN_STATUS_BAD_PARAM_NULL_POINTER" },
+    cushim_runtime::private::StatusName { code: 2003, name: c"CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER" },
+    cushim_runtime::private::StatusName { code: 2004, name: c"CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED" },
+    cushim_runtime::private::StatusName { code: 2005, name: c"CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND" },
+    cushim_runtime::private::StatusName { code: 2006, name: c"CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT" },
+    cushim_runtime::private::StatusName { code: 2007, name: c"CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 2008, name: c"CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 2009, name: c"CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES" },
+    cushim_runtime::private::StatusName { code: 2010, name: c"CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE" },
+    cushim_runtime::private::StatusName { code: 2011, name: c"CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 2012, name: c"CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE" },
+    cushim_runtime::private::StatusName { code: 3000, name: c"CUDNN_STATUS_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 3001, name: c"CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN" },
+    cushim_runtime::private::StatusName { code: 3002, name: c"CUDNN_STATUS_NOT_SUPPORTED_SHAPE" },
+    cushim_runtime::private::StatusName { code: 3003, name: c"CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE" },
+    cushim_runtime::private::StatusName { code: 3004, name: c"CUDNN_STATUS_NOT_SUPPORTED_LAYOUT" },
+    cushim_runtime::private::StatusName { code: 3005, name: c"CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER" },
+    cushim_runtime::private::StatusName { code: 3006, name: c"CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART" },
+    cushim_runtime::private::StatusName { code: 3007, name: c"CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 3008, name: c"CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING" },
+    cushim_runtime::private::StatusName { code: 3009, name: c"CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE" },
+    cushim_runtime::private::StatusName { code: 3010, name: c"CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT" },
+    cushim_runtime::private::StatusName { code: 3011, name: c"CUDNN_STATUS_NOT_SUPPORTED_PADDING" },
+    cushim_runtime::private::StatusName { code: 3012, name: c"CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM" },
+    cushim_runtime::private::StatusName { code: 3013, name: c"CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API" },
+    cushim_runtime::private::StatusName { code: 3014, name: c"CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE" },
+    cushim_runtime::private::StatusName { code: 4000, name: c"CUDNN_STATUS_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 4001, name: c"CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED" },
+    cushim_runtime::private::StatusName { code: 4002, name: c"CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE" },
+    cushim_runtime::private::StatusName { code: 4003, name: c"CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED" },
+    cushim_runtime::private::StatusName { code: 4004, name: c"CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED" },
+    cushim_runtime::private::StatusName { code: 4005, name: c"CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM" },
+    cushim_runtime::private::StatusName { code: 4006, name: c"CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED" },
+    cushim_runtime::private::StatusName { code: 5000, name: c"CUDNN_STATUS_EXECUTION_FAILED" },
+    cushim_runtime::private::StatusName { code: 5001, name: c"CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER" },
+    cushim_runtime::private::StatusName { code: 5002, name: c"CUDNN_STATUS_EXECUTION_FAILED_CUBLAS" },
+    cushim_runtime::private::StatusName { code: 5003, name: c"CUDNN_STATUS_EXECUTION_FAILED_CUDART" },
+    cushim_runtime::private::StatusName { code: 5004, name: c"CUDNN_STATUS_EXECUTION_FAILED_CURAND" },
+    cushim_runtime::private::StatusName { code: 4003, name: c"CUDNN_STATUS_ALLOC_FAILED" },
+    cushim_runtime::private::StatusName { code: 2001, name: c"CUDNN_STATUS_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 3007, name: c"CUDNN_STATUS_ARCH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 4006, name: c"CUDNN_STATUS_MAPPING_ERROR" },
+    cushim_runtime::private::StatusName { code: 3008, name: c"CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING" },
+    cushim_runtime::private::StatusName { code: 1002, name: c"CUDNN_STATUS_VERSION_MISMATCH" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -2548,17 +2548,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -3414,7 +3414,7 @@ cushim_shim! {
 cushim_shim! {
     fn cudnnGetErrorString(status: cudnnStatus_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_cudnnGetErrorString;
-    returns answer, fallback [status, Text];
+    returns answer, fallback [name status];
 }
 
 cushim_shim! {

@@ -721,8 +721,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -824,49 +824,49 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CU_FILE_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 5001, name: c"CU_FILE_DRIVER_NOT_INITIALIZED", text: c"driver not initialized" },
-    cushim_runtime::private::StatusText { code: 5002, name: c"CU_FILE_DRIVER_INVALID_PROPS", text: c"driver invalid props" },
-    cushim_runtime::private::StatusText { code: 5003, name: c"CU_FILE_DRIVER_UNSUPPORTED_LIMIT", text: c"driver unsupported limit" },
-    cushim_runtime::private::StatusText { code: 5004, name: c"CU_FILE_DRIVER_VERSION_MISMATCH", text: c"driver version mismatch" },
-    cushim_runtime::private::StatusText { code: 5005, name: c"CU_FILE_DRIVER_VERSION_READ_ERROR", text: c"driver version read error" },
-    cushim_runtime::private::StatusText { code: 5006, name: c"CU_FILE_DRIVER_CLOSING", text: c"driver closing" },
-    cushim_runtime::private::StatusText { code: 5007, name: c"CU_FILE_PLATFORM_NOT_SUPPORTED", text: c"platform not supported" },
-    cushim_runtime::private::StatusText { code: 5008, name: c"CU_FILE_IO_NOT_SUPPORTED", text: c"io not supported" },
-    cushim_runtime::private::StatusText { code: 5009, name: c"CU_FILE_DEVICE_NOT_SUPPORTED", text: c"device not supported" },
-    cushim_runtime::private::StatusText { code: 5010, name: c"CU_FILE_NVFS_DRIVER_ERROR", text: c"nvfs driver error" },
-    cushim_runtime::private::StatusText { code: 5011, name: c"CU_FILE_CUDA_DRIVER_ERROR", text: c"cuda driver error" },
-    cushim_runtime::private::StatusText { code: 5012, name: c"CU_FILE_CUDA_POINTER_INVALID", text: c"cuda pointer invalid" },
-    cushim_runtime::private::StatusText { code: 5013, name: c"CU_FILE_CUDA_MEMORY_TYPE_INVALID", text: c"cuda memory type invalid" },
-    cushim_runtime::private::StatusText { code: 5014, name: c"CU_FILE_CUDA_POINTER_RANGE_ERROR", text: c"cuda pointer range error" },
-    cushim_runtime::private::StatusText { code: 5015, name: c"CU_FILE_CUDA_CONTEXT_MISMATCH", text: c"cuda context mismatch" },
-    cushim_runtime::private::StatusText { code: 5016, name: c"CU_FILE_INVALID_MAPPING_SIZE", text: c"invalid mapping size" },
-    cushim_runtime::private::StatusText { code: 5017, name: c"CU_FILE_INVALID_MAPPING_RANGE", text: c"invalid mapping range" },
-    cushim_runtime::private::StatusText { code: 5018, name: c"CU_FILE_INVALID_FILE_TYPE", text: c"invalid file type" },
-    cushim_runtime::private::StatusText { code: 5019, name: c"CU_FILE_INVALID_FILE_OPEN_FLAG", text: c"invalid file open flag" },
-    cushim_runtime::private::StatusText { code: 5020, name: c"CU_FILE_DIO_NOT_SET", text: c"dio not set" },
-    cushim_runtime::private::StatusText { code: 5022, name: c"CU_FILE_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 5023, name: c"CU_FILE_MEMORY_ALREADY_REGISTERED", text: c"memory already registered" },
-    cushim_runtime::private::StatusText { code: 5024, name: c"CU_FILE_MEMORY_NOT_REGISTERED", text: c"memory not registered" },
-    cushim_runtime::private::StatusText { code: 5025, name: c"CU_FILE_PERMISSION_DENIED", text: c"permission denied" },
-    cushim_runtime::private::StatusText { code: 5026, name: c"CU_FILE_DRIVER_ALREADY_OPEN", text: c"driver already open" },
-    cushim_runtime::private::StatusText { code: 5027, name: c"CU_FILE_HANDLE_NOT_REGISTERED", text: c"handle not registered" },
-    cushim_runtime::private::StatusText { code: 5028, name: c"CU_FILE_HANDLE_ALREADY_REGISTERED", text: c"handle already registered" },
-    cushim_runtime::private::StatusText { code: 5029, name: c"CU_FILE_DEVICE_NOT_FOUND", text: c"device not found" },
-    cushim_runtime::private::StatusText { code: 5030, name: c"CU_FILE_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 5031, name: c"CU_FILE_GETNEWFD_FAILED", text: c"getnewfd failed" },
-    cushim_runtime::private::StatusText { code: 5033, name: c"CU_FILE_NVFS_SETUP_ERROR", text: c"nvfs setup error" },
-    cushim_runtime::private::StatusText { code: 5034, name: c"CU_FILE_IO_DISABLED", text: c"io disabled" },
-    cushim_runtime::private::StatusText { code: 5035, name: c"CU_FILE_BATCH_SUBMIT_FAILED", text: c"batch submit failed" },
-    cushim_runtime::private::StatusText { code: 5036, name: c"CU_FILE_GPU_MEMORY_PINNING_FAILED", text: c"gpu memory pinning failed" },
-    cushim_runtime::private::StatusText { code: 5037, name: c"CU_FILE_BATCH_FULL", text: c"batch full" },
-    cushim_runtime::private::StatusText { code: 5038, name: c"CU_FILE_ASYNC_NOT_SUPPORTED", text: c"async not supported" },
-    cushim_runtime::private::StatusText { code: 5039, name: c"CU_FILE_IO_MAX_ERROR", text: c"io max error" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CU_FILE_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 5001, name: c"CU_FILE_DRIVER_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 5002, name: c"CU_FILE_DRIVER_INVALID_PROPS" },
+    cushim_runtime::private::StatusName { code: 5003, name: c"CU_FILE_DRIVER_UNSUPPORTED_LIMIT" },
+    cushim_runtime::private::StatusName { code: 5004, name: c"CU_FILE_DRIVER_VERSION_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 5005, name: c"CU_FILE_DRIVER_VERSION_READ_ERROR" },
+    cushim_runtime::private::StatusName { code: 5006, name: c"CU_FILE_DRIVER_CLOSING" },
+    cushim_runtime::private::StatusName { code: 5007, name: c"CU_FILE_PLATFORM_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 5008, name: c"CU_FILE_IO_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 5009, name: c"CU_FILE_DEVICE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 5010, name: c"CU_FILE_NVFS_DRIVER_ERROR" },
+    cushim_runtime::private::StatusName { code: 5011, name: c"CU_FILE_CUDA_DRIVER_ERROR" },
+    cushim_runtime::private::StatusName { code: 5012, name: c"CU_FILE_CUDA_POINTER_INVALID" },
+    cushim_runtime::private::StatusName { code: 5013, name: c"CU_FILE_CUDA_MEMORY_TYPE_INVALID" },
+    cushim_runtime::private::StatusName { code: 5014, name: c"CU_FILE_CUDA_POINTER_RANGE_ERROR" },
+    cushim_runtime::private::StatusName { code: 5015, name: c"CU_FILE_CUDA_CONTEXT_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 5016, name: c"CU_FILE_INVALID_MAPPING_SIZE" },
+    cushim_runtime::private::StatusName { code: 5017, name: c"CU_FILE_INVALID_MAPPING_RANGE" },
+    cushim_runtime::private::StatusName { code: 5018, name: c"CU_FILE_INVALID_FILE_TYPE" },
+    cushim_runtime::private::StatusName { code: 5019, name: c"CU_FILE_INVALID_FILE_OPEN_FLAG" },
+    cushim_runtime::private::StatusName { code: 5020, name: c"CU_FILE_DIO_NOT_SET" },
+    cushim_runtime::private::StatusName { code: 5022, name: c"CU_FILE_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 5023, name: c"CU_FILE_MEMORY_ALREADY_REGISTERED" },
+    cushim_runtime::private::StatusName { code: 5024, name: c"CU_FILE_MEMORY_NOT_REGISTERED" },
+    cushim_runtime::private::StatusName { code: 5025, name: c"CU_FILE_PERMISSION_DENIED" },
+    cushim_runtime::private::StatusName { code: 5026, name: c"CU_FILE_DRIVER_ALREADY_OPEN" },
+    cushim_runtime::private::StatusName { code: 5027, name: c"CU_FILE_HANDLE_NOT_REGISTERED" },
+    cushim_runtime::private::StatusName { code: 5028, name: c"CU_FILE_HANDLE_ALREADY_REGISTERED" },
+    cushim_runtime::private::StatusName { code: 5029, name: c"CU_FILE_DEVICE_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 5030, name: c"CU_FILE_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 5031, name: c"CU_FILE_GETNEWFD_FAILED" },
+    cushim_runtime::private::StatusName { code: 5033, name: c"CU_FILE_NVFS_SETUP_ERROR" },
+    cushim_runtime::private::StatusName { code: 5034, name: c"CU_FILE_IO_DISABLED" },
+    cushim_runtime::private::StatusName { code: 5035, name: c"CU_FILE_BATCH_SUBMIT_FAILED" },
+    cushim_runtime::private::StatusName { code: 5036, name: c"CU_FILE_GPU_MEMORY_PINNING_FAILED" },
+    cushim_runtime::private::StatusName { code: 5037, name: c"CU_FILE_BATCH_FULL" },
+    cushim_runtime::private::StatusName { code: 5038, name: c"CU_FILE_ASYNC_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 5039, name: c"CU_FILE_IO_MAX_ERROR" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -969,17 +969,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {

@@ -125,46 +125,46 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of CUfileError_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CU_FILE_SUCCESS", "no error"},
-    {5001, "CU_FILE_DRIVER_NOT_INITIALIZED", "driver not initialized"},
-    {5002, "CU_FILE_DRIVER_INVALID_PROPS", "driver invalid props"},
-    {5003, "CU_FILE_DRIVER_UNSUPPORTED_LIMIT", "driver unsupported limit"},
-    {5004, "CU_FILE_DRIVER_VERSION_MISMATCH", "driver version mismatch"},
-    {5005, "CU_FILE_DRIVER_VERSION_READ_ERROR", "driver version read error"},
-    {5006, "CU_FILE_DRIVER_CLOSING", "driver closing"},
-    {5007, "CU_FILE_PLATFORM_NOT_SUPPORTED", "platform not supported"},
-    {5008, "CU_FILE_IO_NOT_SUPPORTED", "io not supported"},
-    {5009, "CU_FILE_DEVICE_NOT_SUPPORTED", "device not supported"},
-    {5010, "CU_FILE_NVFS_DRIVER_ERROR", "nvfs driver error"},
-    {5011, "CU_FILE_CUDA_DRIVER_ERROR", "cuda driver error"},
-    {5012, "CU_FILE_CUDA_POINTER_INVALID", "cuda pointer invalid"},
-    {5013, "CU_FILE_CUDA_MEMORY_TYPE_INVALID", "cuda memory type invalid"},
-    {5014, "CU_FILE_CUDA_POINTER_RANGE_ERROR", "cuda pointer range error"},
-    {5015, "CU_FILE_CUDA_CONTEXT_MISMATCH", "cuda context mismatch"},
-    {5016, "CU_FILE_INVALID_MAPPING_SIZE", "invalid mapping size"},
-    {5017, "CU_FILE_INVALID_MAPPING_RANGE", "invalid mapping range"},
-    {5018, "CU_FILE_INVALID_FILE_TYPE", "invalid file type"},
-    {5019, "CU_FILE_INVALID_FILE_OPEN_FLAG", "invalid file open flag"},
-    {5020, "CU_FILE_DIO_NOT_SET", "dio not set"},
-    {5022, "CU_FILE_INVALID_VALUE", "invalid value"},
-    {5023, "CU_FILE_MEMORY_ALREADY_REGISTERED", "memory already registered"},
-    {5024, "CU_FILE_MEMORY_NOT_REGISTERED", "memory not registered"},
-    {5025, "CU_FILE_PERMISSION_DENIED", "permission denied"},
-    {5026, "CU_FILE_DRIVER_ALREADY_OPEN", "driver already open"},
-    {5027, "CU_FILE_HANDLE_NOT_REGISTERED", "handle not registered"},
-    {5028, "CU_FILE_HANDLE_ALREADY_REGISTERED", "handle already registered"},
-    {5029, "CU_FILE_DEVICE_NOT_FOUND", "device not found"},
-    {5030, "CU_FILE_INTERNAL_ERROR", "internal error"},
-    {5031, "CU_FILE_GETNEWFD_FAILED", "getnewfd failed"},
-    {5033, "CU_FILE_NVFS_SETUP_ERROR", "nvfs setup error"},
-    {5034, "CU_FILE_IO_DISABLED", "io disabled"},
-    {5035, "CU_FILE_BATCH_SUBMIT_FAILED", "batch submit failed"},
-    {5036, "CU_FILE_GPU_MEMORY_PINNING_FAILED", "gpu memory pinning failed"},
-    {5037, "CU_FILE_BATCH_FULL", "batch full"},
-    {5038, "CU_FILE_ASYNC_NOT_SUPPORTED", "async not supported"},
-    {5039, "CU_FILE_IO_MAX_ERROR", "io max error"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CU_FILE_SUCCESS"},
+    {5001, "CU_FILE_DRIVER_NOT_INITIALIZED"},
+    {5002, "CU_FILE_DRIVER_INVALID_PROPS"},
+    {5003, "CU_FILE_DRIVER_UNSUPPORTED_LIMIT"},
+    {5004, "CU_FILE_DRIVER_VERSION_MISMATCH"},
+    {5005, "CU_FILE_DRIVER_VERSION_READ_ERROR"},
+    {5006, "CU_FILE_DRIVER_CLOSING"},
+    {5007, "CU_FILE_PLATFORM_NOT_SUPPORTED"},
+    {5008, "CU_FILE_IO_NOT_SUPPORTED"},
+    {5009, "CU_FILE_DEVICE_NOT_SUPPORTED"},
+    {5010, "CU_FILE_NVFS_DRIVER_ERROR"},
+    {5011, "CU_FILE_CUDA_DRIVER_ERROR"},
+    {5012, "CU_FILE_CUDA_POINTER_INVALID"},
+    {5013, "CU_FILE_CUDA_MEMORY_TYPE_INVALID"},
+    {5014, "CU_FILE_CUDA_POINTER_RANGE_ERROR"},
+    {5015, "CU_FILE_CUDA_CONTEXT_MISMATCH"},
+    {5016, "CU_FILE_INVALID_MAPPING_SIZE"},
+    {5017, "CU_FILE_INVALID_MAPPING_RANGE"},
+    {5018, "CU_FILE_INVALID_FILE_TYPE"},
+    {5019, "CU_FILE_INVALID_FILE_OPEN_FLAG"},
+    {5020, "CU_FILE_DIO_NOT_SET"},
+    {5022, "CU_FILE_INVALID_VALUE"},
+    {5023, "CU_FILE_MEMORY_ALREADY_REGISTERED"},
+    {5024, "CU_FILE_MEMORY_NOT_REGISTERED"},
+    {5025, "CU_FILE_PERMISSION_DENIED"},
+    {5026, "CU_FILE_DRIVER_ALREADY_OPEN"},
+    {5027, "CU_FILE_HANDLE_NOT_REGISTERED"},
+    {5028, "CU_FILE_HANDLE_ALREADY_REGISTERED"},
+    {5029, "CU_FILE_DEVICE_NOT_FOUND"},
+    {5030, "CU_FILE_INTERNAL_ERROR"},
+    {5031, "CU_FILE_GETNEWFD_FAILED"},
+    {5033, "CU_FILE_NVFS_SETUP_ERROR"},
+    {5034, "CU_FILE_IO_DISABLED"},
+    {5035, "CU_FILE_BATCH_SUBMIT_FAILED"},
+    {5036, "CU_FILE_GPU_MEMORY_PINNING_FAILED"},
+    {5037, "CU_FILE_BATCH_FULL"},
+    {5038, "CU_FILE_ASYNC_NOT_SUPPORTED"},
+    {5039, "CU_FILE_IO_MAX_ERROR"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -234,8 +234,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null

@@ -6970,8 +6970,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -7050,59 +7050,59 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUPTI_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"CUPTI_ERROR_INVALID_PARAMETER", text: c"invalid parameter" },
-    cushim_runtime::private::StatusText { code: 2, name: c"CUPTI_ERROR_INVALID_DEVICE", text: c"invalid device" },
-    cushim_runtime::private::StatusText { code: 3, name: c"CUPTI_ERROR_INVALID_CONTEXT", text: c"invalid context" },
-    cushim_runtime::private::StatusText { code: 4, name: c"CUPTI_ERROR_INVALID_EVENT_DOMAIN_ID", text: c"invalid event domain id" },
-    cushim_runtime::private::StatusText { code: 5, name: c"CUPTI_ERROR_INVALID_EVENT_ID", text: c"invalid event id" },
-    cushim_runtime::private::StatusText { code: 6, name: c"CUPTI_ERROR_INVALID_EVENT_NAME", text: c"invalid event name" },
-    cushim_runtime::private::StatusText { code: 7, name: c"CUPTI_ERROR_INVALID_OPERATION", text: c"invalid operation" },
-    cushim_runtime::private::StatusText { code: 8, name: c"CUPTI_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
-    cushim_runtime::private::StatusText { code: 9, name: c"CUPTI_ERROR_HARDWARE", text: c"hardware" },
-    cushim_runtime::private::StatusText { code: 10, name: c"CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT", text: c"parameter size not sufficient" },
-    cushim_runtime::private::StatusText { code: 11, name: c"CUPTI_ERROR_API_NOT_IMPLEMENTED", text: c"api not implemented" },
-    cushim_runtime::private::StatusText { code: 12, name: c"CUPTI_ERROR_MAX_LIMIT_REACHED", text: c"max limit reached" },
-    cushim_runtime::private::StatusText { code: 13, name: c"CUPTI_ERROR_NOT_READY", text: c"not ready" },
-    cushim_runtime::private::StatusText { code: 14, name: c"CUPTI_ERROR_NOT_COMPATIBLE", text: c"not compatible" },
-    cushim_runtime::private::StatusText { code: 15, name: c"CUPTI_ERROR_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 16, name: c"CUPTI_ERROR_INVALID_METRIC_ID", text: c"invalid metric id" },
-    cushim_runtime::private::StatusText { code: 17, name: c"CUPTI_ERROR_INVALID_METRIC_NAME", text: c"invalid metric name" },
-    cushim_runtime::private::StatusText { code: 18, name: c"CUPTI_ERROR_QUEUE_EMPTY", text: c"queue empty" },
-    cushim_runtime::private::StatusText { code: 19, name: c"CUPTI_ERROR_INVALID_HANDLE", text: c"invalid handle" },
-    cushim_runtime::private::StatusText { code: 20, name: c"CUPTI_ERROR_INVALID_STREAM", text: c"invalid stream" },
-    cushim_runtime::private::StatusText { code: 21, name: c"CUPTI_ERROR_INVALID_KIND", text: c"invalid kind" },
-    cushim_runtime::private::StatusText { code: 22, name: c"CUPTI_ERROR_INVALID_EVENT_VALUE", text: c"invalid event value" },
-    cushim_runtime::private::StatusText { code: 23, name: c"CUPTI_ERROR_DISABLED", text: c"disabled" },
-    cushim_runtime::private::StatusText { code: 24, name: c"CUPTI_ERROR_INVALID_MODULE", text: c"invalid module" },
-    cushim_runtime::private::StatusText { code: 25, name: c"CUPTI_ERROR_INVALID_METRIC_VALUE", text: c"invalid metric value" },
-    cushim_runtime::private::StatusText { code: 26, name: c"CUPTI_ERROR_HARDWARE_BUSY", text: c"hardware busy" },
-    cushim_runtime::private::StatusText { code: 27, name: c"CUPTI_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 28, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED", text: c"um profiling not supported" },
-    cushim_runtime::private::StatusText { code: 29, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_DEVICE", text: c"um profiling not supported on device" },
-    cushim_runtime::private::StatusText { code: 30, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_NON_P2P_DEVICES", text: c"um profiling not supported on non p2p devices" },
-    cushim_runtime::private::StatusText { code: 31, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_WITH_MPS", text: c"um profiling not supported with mps" },
-    cushim_runtime::private::StatusText { code: 32, name: c"CUPTI_ERROR_CDP_TRACING_NOT_SUPPORTED", text: c"cdp tracing not supported" },
-    cushim_runtime::private::StatusText { code: 33, name: c"CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED", text: c"virtualized device not supported" },
-    cushim_runtime::private::StatusText { code: 34, name: c"CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE", text: c"cuda compiler not compatible" },
-    cushim_runtime::private::StatusText { code: 35, name: c"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", text: c"insufficient privileges" },
-    cushim_runtime::private::StatusText { code: 36, name: c"CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED", text: c"old profiler api initialized" },
-    cushim_runtime::private::StatusText { code: 37, name: c"CUPTI_ERROR_OPENACC_UNDEFINED_ROUTINE", text: c"openacc undefined routine" },
-    cushim_runtime::private::StatusText { code: 38, name: c"CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED", text: c"legacy profiler not supported" },
-    cushim_runtime::private::StatusText { code: 39, name: c"CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED", text: c"multiple subscribers not supported" },
-    cushim_runtime::private::StatusText { code: 40, name: c"CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES", text: c"virtualized device insufficient privileges" },
-    cushim_runtime::private::StatusText { code: 41, name: c"CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED", text: c"confidential computing not supported" },
-    cushim_runtime::private::StatusText { code: 42, name: c"CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED", text: c"cmp device not supported" },
-    cushim_runtime::private::StatusText { code: 43, name: c"CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED", text: c"mig device not supported" },
-    cushim_runtime::private::StatusText { code: 44, name: c"CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED", text: c"sli device not supported" },
-    cushim_runtime::private::StatusText { code: 45, name: c"CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED", text: c"wsl device not supported" },
-    cushim_runtime::private::StatusText { code: 999, name: c"CUPTI_ERROR_UNKNOWN", text: c"unknown" },
-    cushim_runtime::private::StatusText { code: 2147483647, name: c"CUPTI_ERROR_FORCE_INT", text: c"force int" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUPTI_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"CUPTI_ERROR_INVALID_PARAMETER" },
+    cushim_runtime::private::StatusName { code: 2, name: c"CUPTI_ERROR_INVALID_DEVICE" },
+    cushim_runtime::private::StatusName { code: 3, name: c"CUPTI_ERROR_INVALID_CONTEXT" },
+    cushim_runtime::private::StatusName { code: 4, name: c"CUPTI_ERROR_INVALID_EVENT_DOMAIN_ID" },
+    cushim_runtime::private::StatusName { code: 5, name: c"CUPTI_ERROR_INVALID_EVENT_ID" },
+    cushim_runtime::private::StatusName { code: 6, name: c"CUPTI_ERROR_INVALID_EVENT_NAME" },
+    cushim_runtime::private::StatusName { code: 7, name: c"CUPTI_ERROR_INVALID_OPERATION" },
+    cushim_runtime::private::StatusName { code: 8, name: c"CUPTI_ERROR_OUT_OF_MEMORY" },
+    cushim_runtime::private::StatusName { code: 9, name: c"CUPTI_ERROR_HARDWARE" },
+    cushim_runtime::private::StatusName { code: 10, name: c"CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT" },
+    cushim_runtime::private::StatusName { code: 11, name: c"CUPTI_ERROR_API_NOT_IMPLEMENTED" },
+    cushim_runtime::private::StatusName { code: 12, name: c"CUPTI_ERROR_MAX_LIMIT_REACHED" },
+    cushim_runtime::private::StatusName { code: 13, name: c"CUPTI_ERROR_NOT_READY" },
+    cushim_runtime::private::StatusName { code: 14, name: c"CUPTI_ERROR_NOT_COMPATIBLE" },
+    cushim_runtime::private::StatusName { code: 15, name: c"CUPTI_ERROR_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 16, name: c"CUPTI_ERROR_INVALID_METRIC_ID" },
+    cushim_runtime::private::StatusName { code: 17, name: c"CUPTI_ERROR_INVALID_METRIC_NAME" },
+    cushim_runtime::private::StatusName { code: 18, name: c"CUPTI_ERROR_QUEUE_EMPTY" },
+    cushim_runtime::private::StatusName { code: 19, name: c"CUPTI_ERROR_INVALID_HANDLE" },
+    cushim_runtime::private::StatusName { code: 20, name: c"CUPTI_ERROR_INVALID_STREAM" },
+    cushim_runtime::private::StatusName { code: 21, name: c"CUPTI_ERROR_INVALID_KIND" },
+    cushim_runtime::private::StatusName { code: 22, name: c"CUPTI_ERROR_INVALID_EVENT_VALUE" },
+    cushim_runtime::private::StatusName { code: 23, name: c"CUPTI_ERROR_DISABLED" },
+    cushim_runtime::private::StatusName { code: 24, name: c"CUPTI_ERROR_INVALID_MODULE" },
+    cushim_runtime::private::StatusName { code: 25, name: c"CUPTI_ERROR_INVALID_METRIC_VALUE" },
+    cushim_runtime::private::StatusName { code: 26, name: c"CUPTI_ERROR_HARDWARE_BUSY" },
+    cushim_runtime::private::StatusName { code: 27, name: c"CUPTI_ERROR_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 28, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 29, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_DEVICE" },
+    cushim_runtime::private::StatusName { code: 30, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_NON_P2P_DEVICES" },
+    cushim_runtime::private::StatusName { code: 31, name: c"CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_WITH_MPS" },
+    cushim_runtime::private::StatusName { code: 32, name: c"CUPTI_ERROR_CDP_TRACING_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 33, name: c"CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 34, name: c"CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE" },
+    cushim_runtime::private::StatusName { code: 35, name: c"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" },
+    cushim_runtime::private::StatusName { code: 36, name: c"CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 37, name: c"CUPTI_ERROR_OPENACC_UNDEFINED_ROUTINE" },
+    cushim_runtime::private::StatusName { code: 38, name: c"CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 39, name: c"CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 40, name: c"CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES" },
+    cushim_runtime::private::StatusName { code: 41, name: c"CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 42, name: c"CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 43, name: c"CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 44, name: c"CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 45, name: c"CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 999, name: c"CUPTI_ERROR_UNKNOWN" },
+    cushim_runtime::private::StatusName { code: 2147483647, name: c"CUPTI_ERROR_FORCE_INT" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -7273,17 +7273,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -7827,7 +7827,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuptiGetErrorMessage(result: CUptiResult, str: *mut *const ::core::ffi::c_char) -> CUptiResult;
     static __cushim_fn_cuptiGetErrorMessage;
-    returns status, fallback [result, str, Text];
+    returns status, fallback [name result, str];
 }
 
 cushim_shim! {
@@ -7869,7 +7869,7 @@ cushim_shim! {
 cushim_shim! {
     fn cuptiGetResultString(result: CUptiResult, str: *mut *const ::core::ffi::c_char) -> CUptiResult;
     static __cushim_fn_cuptiGetResultString;
-    returns status, fallback [result, str, Name];
+    returns status, fallback [name result, str];
 }
 
 cushim_shim! {

@@ -1044,33 +1044,33 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cusolverStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUSOLVER_STATUS_SUCCESS", "no error"},
-    {1, "CUSOLVER_STATUS_NOT_INITIALIZED", "not initialized"},
-    {2, "CUSOLVER_STATUS_ALLOC_FAILED", "alloc failed"},
-    {3, "CUSOLVER_STATUS_INVALID_VALUE", "invalid value"},
-    {4, "CUSOLVER_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {5, "CUSOLVER_STATUS_MAPPING_ERROR", "mapping error"},
-    {6, "CUSOLVER_STATUS_EXECUTION_FAILED", "execution failed"},
-    {7, "CUSOLVER_STATUS_INTERNAL_ERROR", "internal error"},
-    {8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "matrix type not supported"},
-    {9, "CUSOLVER_STATUS_NOT_SUPPORTED", "not supported"},
-    {10, "CUSOLVER_STATUS_ZERO_PIVOT", "zero pivot"},
-    {11, "CUSOLVER_STATUS_INVALID_LICENSE", "invalid license"},
-    {12, "CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED", "irs params not initialized"},
-    {13, "CUSOLVER_STATUS_IRS_PARAMS_INVALID", "irs params invalid"},
-    {14, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC", "irs params invalid prec"},
-    {15, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE", "irs params invalid refine"},
-    {16, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER", "irs params invalid maxiter"},
-    {20, "CUSOLVER_STATUS_IRS_INTERNAL_ERROR", "irs internal error"},
-    {21, "CUSOLVER_STATUS_IRS_NOT_SUPPORTED", "irs not supported"},
-    {22, "CUSOLVER_STATUS_IRS_OUT_OF_RANGE", "irs out of range"},
-    {23, "CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES", "irs nrhs not supported for refine gmres"},
-    {25, "CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED", "irs infos not initialized"},
-    {26, "CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED", "irs infos not destroyed"},
-    {30, "CUSOLVER_STATUS_IRS_MATRIX_SINGULAR", "irs matrix singular"},
-    {31, "CUSOLVER_STATUS_INVALID_WORKSPACE", "invalid workspace"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUSOLVER_STATUS_SUCCESS"},
+    {1, "CUSOLVER_STATUS_NOT_INITIALIZED"},
+    {2, "CUSOLVER_STATUS_ALLOC_FAILED"},
+    {3, "CUSOLVER_STATUS_INVALID_VALUE"},
+    {4, "CUSOLVER_STATUS_ARCH_MISMATCH"},
+    {5, "CUSOLVER_STATUS_MAPPING_ERROR"},
+    {6, "CUSOLVER_STATUS_EXECUTION_FAILED"},
+    {7, "CUSOLVER_STATUS_INTERNAL_ERROR"},
+    {8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
+    {9, "CUSOLVER_STATUS_NOT_SUPPORTED"},
+    {10, "CUSOLVER_STATUS_ZERO_PIVOT"},
+    {11, "CUSOLVER_STATUS_INVALID_LICENSE"},
+    {12, "CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED"},
+    {13, "CUSOLVER_STATUS_IRS_PARAMS_INVALID"},
+    {14, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC"},
+    {15, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE"},
+    {16, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER"},
+    {20, "CUSOLVER_STATUS_IRS_INTERNAL_ERROR"},
+    {21, "CUSOLVER_STATUS_IRS_NOT_SUPPORTED"},
+    {22, "CUSOLVER_STATUS_IRS_OUT_OF_RANGE"},
+    {23, "CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES"},
+    {25, "CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED"},
+    {26, "CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED"},
+    {30, "CUSOLVER_STATUS_IRS_MATRIX_SINGULAR"},
+    {31, "CUSOLVER_STATUS_INVALID_WORKSPACE"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -1133,8 +1133,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null

@@ -407,8 +407,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -487,26 +487,26 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CUTENSOR_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"CUTENSOR_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 3, name: c"CUTENSOR_STATUS_ALLOC_FAILED", text: c"alloc failed" },
-    cushim_runtime::private::StatusText { code: 7, name: c"CUTENSOR_STATUS_INVALID_VALUE", text: c"invalid value" },
-    cushim_runtime::private::StatusText { code: 8, name: c"CUTENSOR_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::private::StatusText { code: 11, name: c"CUTENSOR_STATUS_MAPPING_ERROR", text: c"mapping error" },
-    cushim_runtime::private::StatusText { code: 13, name: c"CUTENSOR_STATUS_EXECUTION_FAILED", text: c"execution failed" },
-    cushim_runtime::private::StatusText { code: 14, name: c"CUTENSOR_STATUS_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 15, name: c"CUTENSOR_STATUS_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 16, name: c"CUTENSOR_STATUS_LICENSE_ERROR", text: c"license error" },
-    cushim_runtime::private::StatusText { code: 17, name: c"CUTENSOR_STATUS_CUBLAS_ERROR", text: c"cublas error" },
-    cushim_runtime::private::StatusText { code: 18, name: c"CUTENSOR_STATUS_CUDA_ERROR", text: c"cuda error" },
-    cushim_runtime::private::StatusText { code: 19, name: c"CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE", text: c"insufficient workspace" },
-    cushim_runtime::private::StatusText { code: 20, name: c"CUTENSOR_STATUS_INSUFFICIENT_DRIVER", text: c"insufficient driver" },
-    cushim_runtime::private::StatusText { code: 21, name: c"CUTENSOR_STATUS_IO_ERROR", text: c"io error" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CUTENSOR_STATUS_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"CUTENSOR_STATUS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 3, name: c"CUTENSOR_STATUS_ALLOC_FAILED" },
+    cushim_runtime::private::StatusName { code: 7, name: c"CUTENSOR_STATUS_INVALID_VALUE" },
+    cushim_runtime::private::StatusName { code: 8, name: c"CUTENSOR_STATUS_ARCH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 11, name: c"CUTENSOR_STATUS_MAPPING_ERROR" },
+    cushim_runtime::private::StatusName { code: 13, name: c"CUTENSOR_STATUS_EXECUTION_FAILED" },
+    cushim_runtime::private::StatusName { code: 14, name: c"CUTENSOR_STATUS_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 15, name: c"CUTENSOR_STATUS_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 16, name: c"CUTENSOR_STATUS_LICENSE_ERROR" },
+    cushim_runtime::private::StatusName { code: 17, name: c"CUTENSOR_STATUS_CUBLAS_ERROR" },
+    cushim_runtime::private::StatusName { code: 18, name: c"CUTENSOR_STATUS_CUDA_ERROR" },
+    cushim_runtime::private::StatusName { code: 19, name: c"CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE" },
+    cushim_runtime::private::StatusName { code: 20, name: c"CUTENSOR_STATUS_INSUFFICIENT_DRIVER" },
+    cushim_runtime::private::StatusName { code: 21, name: c"CUTENSOR_STATUS_IO_ERROR" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -624,17 +624,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -914,7 +914,7 @@ cushim_shim! {
 cushim_shim! {
     fn cutensorGetErrorString(error: cutensorStatus_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_cutensorGetErrorString;
-    returns answer, fallback [error, Text];
+    returns answer, fallback [name error];
 }
 
 cushim_shim! {

@@ -439,8 +439,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -519,21 +519,21 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"ncclSuccess", text: c"ncclsuccess" },
-    cushim_runtime::private::StatusText { code: 1, name: c"ncclUnhandledCudaError", text: c"ncclunhandledcudaerror" },
-    cushim_runtime::private::StatusText { code: 2, name: c"ncclSystemError", text: c"ncclsystemerror" },
-    cushim_runtime::private::StatusText { code: 3, name: c"ncclInternalError", text: c"ncclinternalerror" },
-    cushim_runtime::private::StatusText { code: 4, name: c"ncclInvalidArgument", text: c"ncclinvalidargument" },
-    cushim_runtime::private::StatusText { code: 5, name: c"ncclInvalidUsage", text: c"ncclinvalidusage" },
-    cushim_runtime::private::StatusText { code: 6, name: c"ncclRemoteError", text: c"ncclremoteerror" },
-    cushim_runtime::private::StatusText { code: 7, name: c"ncclInProgress", text: c"ncclinprogress" },
-    cushim_runtime::private::StatusText { code: 8, name: c"ncclTimeout", text: c"nccltimeout" },
-    cushim_runtime::private::StatusText { code: 9, name: c"ncclNumResults", text: c"ncclnumresults" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"ncclSuccess" },
+    cushim_runtime::private::StatusName { code: 1, name: c"ncclUnhandledCudaError" },
+    cushim_runtime::private::StatusName { code: 2, name: c"ncclSystemError" },
+    cushim_runtime::private::StatusName { code: 3, name: c"ncclInternalError" },
+    cushim_runtime::private::StatusName { code: 4, name: c"ncclInvalidArgument" },
+    cushim_runtime::private::StatusName { code: 5, name: c"ncclInvalidUsage" },
+    cushim_runtime::private::StatusName { code: 6, name: c"ncclRemoteError" },
+    cushim_runtime::private::StatusName { code: 7, name: c"ncclInProgress" },
+    cushim_runtime::private::StatusName { code: 8, name: c"ncclTimeout" },
+    cushim_runtime::private::StatusName { code: 9, name: c"ncclNumResults" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -678,17 +678,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -1022,7 +1022,7 @@ cushim_shim! {
 cushim_shim! {
     fn ncclGetErrorString(result: ncclResult_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_ncclGetErrorString;
-    returns answer, fallback [result, Text];
+    returns answer, fallback [name result];
 }
 
 cushim_shim! {

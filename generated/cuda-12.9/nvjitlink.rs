@@ -133,8 +133,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -213,21 +213,21 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"NVJITLINK_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"NVJITLINK_ERROR_UNRECOGNIZED_OPTION", text: c"unrecognized option" },
-    cushim_runtime::private::StatusText { code: 2, name: c"NVJITLINK_ERROR_MISSING_ARCH", text: c"missing arch" },
-    cushim_runtime::private::StatusText { code: 3, name: c"NVJITLINK_ERROR_INVALID_INPUT", text: c"invalid input" },
-    cushim_runtime::private::StatusText { code: 4, name: c"NVJITLINK_ERROR_PTX_COMPILE", text: c"ptx compile" },
-    cushim_runtime::private::StatusText { code: 5, name: c"NVJITLINK_ERROR_NVVM_COMPILE", text: c"nvvm compile" },
-    cushim_runtime::private::StatusText { code: 6, name: c"NVJITLINK_ERROR_INTERNAL", text: c"internal" },
-    cushim_runtime::private::StatusText { code: 7, name: c"NVJITLINK_ERROR_THREADPOOL", text: c"threadpool" },
-    cushim_runtime::private::StatusText { code: 8, name: c"NVJITLINK_ERROR_UNRECOGNIZED_INPUT", text: c"unrecognized input" },
-    cushim_runtime::private::StatusText { code: 9, name: c"NVJITLINK_ERROR_FINALIZE", text: c"finalize" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"NVJITLINK_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"NVJITLINK_ERROR_UNRECOGNIZED_OPTION" },
+    cushim_runtime::private::StatusName { code: 2, name: c"NVJITLINK_ERROR_MISSING_ARCH" },
+    cushim_runtime::private::StatusName { code: 3, name: c"NVJITLINK_ERROR_INVALID_INPUT" },
+    cushim_runtime::private::StatusName { code: 4, name: c"NVJITLINK_ERROR_PTX_COMPILE" },
+    cushim_runtime::private::StatusName { code: 5, name: c"NVJITLINK_ERROR_NVVM_COMPILE" },
+    cushim_runtime::private::StatusName { code: 6, name: c"NVJITLINK_ERROR_INTERNAL" },
+    cushim_runtime::private::StatusName { code: 7, name: c"NVJITLINK_ERROR_THREADPOOL" },
+    cushim_runtime::private::StatusName { code: 8, name: c"NVJITLINK_ERROR_UNRECOGNIZED_INPUT" },
+    cushim_runtime::private::StatusName { code: 9, name: c"NVJITLINK_ERROR_FINALIZE" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -314,17 +314,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {

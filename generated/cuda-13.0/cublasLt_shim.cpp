@@ -166,18 +166,18 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cublasStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUBLAS_STATUS_SUCCESS", "no error"},
-    {1, "CUBLAS_STATUS_NOT_INITIALIZED", "not initialized"},
-    {3, "CUBLAS_STATUS_ALLOC_FAILED", "alloc failed"},
-    {7, "CUBLAS_STATUS_INVALID_VALUE", "invalid value"},
-    {8, "CUBLAS_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {11, "CUBLAS_STATUS_MAPPING_ERROR", "mapping error"},
-    {13, "CUBLAS_STATUS_EXECUTION_FAILED", "execution failed"},
-    {14, "CUBLAS_STATUS_INTERNAL_ERROR", "internal error"},
-    {15, "CUBLAS_STATUS_NOT_SUPPORTED", "not supported"},
-    {16, "CUBLAS_STATUS_LICENSE_ERROR", "license error"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUBLAS_STATUS_SUCCESS"},
+    {1, "CUBLAS_STATUS_NOT_INITIALIZED"},
+    {3, "CUBLAS_STATUS_ALLOC_FAILED"},
+    {7, "CUBLAS_STATUS_INVALID_VALUE"},
+    {8, "CUBLAS_STATUS_ARCH_MISMATCH"},
+    {11, "CUBLAS_STATUS_MAPPING_ERROR"},
+    {13, "CUBLAS_STATUS_EXECUTION_FAILED"},
+    {14, "CUBLAS_STATUS_INTERNAL_ERROR"},
+    {15, "CUBLAS_STATUS_NOT_SUPPORTED"},
+    {16, "CUBLAS_STATUS_LICENSE_ERROR"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -240,8 +240,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -288,8 +288,8 @@ CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtEmulationDescInit_internal, cubla
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtEmulationDescSetAttribute, cublasLtEmulationDescSetAttribute, cushim_row_cublasLtEmulationDescSetAttribute, (cublasLtEmulationDesc_t emulationDesc, cublasLtEmulationDescAttributes_t attr, const void *buf, size_t sizeInBytes), (emulationDesc, attr, buf, sizeInBytes), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cublasLtGetCudartVersion, cublasLtGetCudartVersion, cushim_row_cublasLtGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtGetProperty, cublasLtGetProperty, cushim_row_cublasLtGetProperty, (libraryPropertyType type, int *value), (type, value), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(name, const char *, cublasLtGetStatusName, cublasLtGetStatusName, cushim_row_cublasLtGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, cublasLtGetStatusString, cublasLtGetStatusString, cushim_row_cublasLtGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cublasLtGetStatusName, cublasLtGetStatusName, cushim_row_cublasLtGetStatusName, (cublasStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cublasLtGetStatusString, cublasLtGetStatusString, cushim_row_cublasLtGetStatusString, (cublasStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cublasLtGetVersion, cublasLtGetVersion, cushim_row_cublasLtGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtHeuristicsCacheGetCapacity, cublasLtHeuristicsCacheGetCapacity, cushim_row_cublasLtHeuristicsCacheGetCapacity, (size_t *capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cublasStatus_t, cublasLtHeuristicsCacheSetCapacity, cublasLtHeuristicsCacheSetCapacity, cushim_row_cublasLtHeuristicsCacheSetCapacity, (size_t capacity), (capacity), static_cast<cublasStatus_t>(cushim_code), CUSHIM_CHECKED)

@@ -592,62 +592,62 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cudnnStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUDNN_STATUS_SUCCESS", "no error"},
-    {1001, "CUDNN_STATUS_NOT_INITIALIZED", "not initialized"},
-    {1002, "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "sublibrary version mismatch"},
-    {1003, "CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH", "serialization version mismatch"},
-    {1004, "CUDNN_STATUS_DEPRECATED", "deprecated"},
-    {1005, "CUDNN_STATUS_LICENSE_ERROR", "license error"},
-    {1006, "CUDNN_STATUS_RUNTIME_IN_PROGRESS", "runtime in progress"},
-    {1007, "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", "runtime fp overflow"},
-    {1008, "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "sublibrary loading failed"},
-    {2000, "CUDNN_STATUS_BAD_PARAM", "bad param"},
-    {2002, "CUDNN_STATUS_BAD_PARAM_NULL_POINTER", "bad param null pointer"},
-    {2003, "CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER", "bad param misaligned pointer"},
-    {2004, "CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED", "bad param not finalized"},
-    {2005, "CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND", "bad param out of bound"},
-    {2006, "CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT", "bad param size insufficient"},
-    {2007, "CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH", "bad param stream mismatch"},
-    {2008, "CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH", "bad param shape mismatch"},
-    {2009, "CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES", "bad param duplicated entries"},
-    {2010, "CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE", "bad param attribute type"},
-    {2011, "CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH", "bad param cuda graph mismatch"},
-    {2012, "CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE", "bad param descriptor type"},
-    {3000, "CUDNN_STATUS_NOT_SUPPORTED", "not supported"},
-    {3001, "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN", "not supported graph pattern"},
-    {3002, "CUDNN_STATUS_NOT_SUPPORTED_SHAPE", "not supported shape"},
-    {3003, "CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE", "not supported data type"},
-    {3004, "CUDNN_STATUS_NOT_SUPPORTED_LAYOUT", "not supported layout"},
-    {3005, "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER", "not supported incompatible cuda driver"},
-    {3006, "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", "not supported incompatible cudart"},
-    {3007, "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", "not supported arch mismatch"},
-    {3008, "CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING", "not supported runtime prerequisite missing"},
-    {3009, "CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE", "not supported sublibrary unavailable"},
-    {3010, "CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT", "not supported shared memory insufficient"},
-    {3011, "CUDNN_STATUS_NOT_SUPPORTED_PADDING", "not supported padding"},
-    {3012, "CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM", "not supported bad launch param"},
-    {3013, "CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API", "not supported cuda graph native api"},
-    {3014, "CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE", "not supported invalid dynamic shape"},
-    {4000, "CUDNN_STATUS_INTERNAL_ERROR", "internal error"},
-    {4001, "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED", "internal error compilation failed"},
-    {4002, "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE", "internal error unexpected value"},
-    {4003, "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", "internal error host allocation failed"},
-    {4004, "CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", "internal error device allocation failed"},
-    {4005, "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM", "internal error bad launch param"},
-    {4006, "CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED", "internal error texture creation failed"},
-    {5000, "CUDNN_STATUS_EXECUTION_FAILED", "execution failed"},
-    {5001, "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", "execution failed cuda driver"},
-    {5002, "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", "execution failed cublas"},
-    {5003, "CUDNN_STATUS_EXECUTION_FAILED_CUDART", "execution failed cudart"},
-    {5004, "CUDNN_STATUS_EXECUTION_FAILED_CURAND", "execution failed curand"},
-    {4003, "CUDNN_STATUS_ALLOC_FAILED", "alloc failed"},
-    {2001, "CUDNN_STATUS_INVALID_VALUE", "invalid value"},
-    {3007, "CUDNN_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {4006, "CUDNN_STATUS_MAPPING_ERROR", "mapping error"},
-    {3008, "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", "runtime prerequisite missing"},
-    {1002, "CUDNN_STATUS_VERSION_MISMATCH", "version mismatch"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUDNN_STATUS_SUCCESS"},
+    {1001, "CUDNN_STATUS_NOT_INITIALIZED"},
+    {1002, "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"},
+    {1003, "CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH"},
+    {1004, "CUDNN_STATUS_DEPRECATED"},
+    {1005, "CUDNN_STATUS_LICENSE_ERROR"},
+    {1006, "CUDNN_STATUS_RUNTIME_IN_PROGRESS"},
+    {1007, "CUDNN_STATUS_RUNTIME_FP_OVERFLOW"},
+    {1008, "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED"},
+    {2000, "CUDNN_STATUS_BAD_PARAM"},
+    {2002, "CUDNN_STATUS_BAD_PARAM_NULL_POINTER"},
+    {2003, "CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER"},
+    {2004, "CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED"},
+    {2005, "CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND"},
+    {2006, "CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT"},
+    {2007, "CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH"},
+    {2008, "CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH"},
+    {2009, "CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES"},
+    {2010, "CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE"},
+    {2011, "CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH"},
+    {2012, "CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE"},
+    {3000, "CUDNN_STATUS_NOT_SUPPORTED"},
+    {3001, "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN"},
+    {3002, "CUDNN_STATUS_NOT_SUPPORTED_SHAPE"},
+    {3003, "CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE"},
+    {3004, "CUDNN_STATUS_NOT_SUPPORTED_LAYOUT"},
+    {3005, "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER"},
+    {3006, "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART"},
+    {3007, "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH"},
+    {3008, "CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING"},
+    {3009, "CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE"},
+    {3010, "CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT"},
+    {3011, "CUDNN_STATUS_NOT_SUPPORTED_PADDING"},
+    {3012, "CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM"},
+    {3013, "CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API"},
+    {3014, "CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE"},
+    {4000, "CUDNN_STATUS_INTERNAL_ERROR"},
+    {4001, "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED"},
+    {4002, "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE"},
+    {4003, "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED"},
+    {4004, "CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED"},
+    {4005, "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM"},
+    {4006, "CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED"},
+    {5000, "CUDNN_STATUS_EXECUTION_FAILED"},
+    {5001, "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER"},
+    {5002, "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS"},
+    {5003, "CUDNN_STATUS_EXECUTION_FAILED_CUDART"},
+    {5004, "CUDNN_STATUS_EXECUTION_FAILED_CURAND"},
+    {4003, "CUDNN_STATUS_ALLOC_FAILED"},
+    {2001, "CUDNN_STATUS_INVALID_VALUE"},
+    {3007, "CUDNN_STATUS_ARCH_MISMATCH"},
+    {4006, "CUDNN_STATUS_MAPPING_ERROR"},
+    {3008, "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING"},
+    {1002, "CUDNN_STATUS_VERSION_MISMATCH"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -710,8 +710,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -1112,7 +1112,7 @@ CUSHIM_FAST_STUB(zero, size_t, cudnnGetCudartVersion, cudnnGetCudartVersion, cus
 CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetDropoutDescriptor, cudnnGetDropoutDescriptor, cushim_row_cudnnGetDropoutDescriptor, (cudnnDropoutDescriptor_t dropoutDesc, cudnnHandle_t handle, float *dropout, void **states, unsigned long long *seed), (dropoutDesc, handle, dropout, states, seed), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
-CUSHIM_FAST_STUB(text, const char *, cudnnGetErrorString, cudnnGetErrorString, cushim_row_cudnnGetErrorString, (cudnnStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cudnnGetErrorString, cudnnGetErrorString, cushim_row_cudnnGetErrorString, (cudnnStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUDNN_GRAPH_H
 CUSHIM_FAST_STUB(code, cudnnStatus_t, cudnnGetExecutionPlanWorkspaceSize, cudnnGetExecutionPlanWorkspaceSize, cushim_row_cudnnGetExecutionPlanWorkspaceSize, (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack, size_t *workspaceSizeInBytes), (handle, executionPlan, variantPack, workspaceSizeInBytes), static_cast<cudnnStatus_t>(cushim_code), CUSHIM_CHECKED)

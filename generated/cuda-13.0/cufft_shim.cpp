@@ -186,26 +186,26 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cufftResult, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUFFT_SUCCESS", "no error"},
-    {1, "CUFFT_INVALID_PLAN", "invalid plan"},
-    {2, "CUFFT_ALLOC_FAILED", "alloc failed"},
-    {3, "CUFFT_INVALID_TYPE", "invalid type"},
-    {4, "CUFFT_INVALID_VALUE", "invalid value"},
-    {5, "CUFFT_INTERNAL_ERROR", "internal error"},
-    {6, "CUFFT_EXEC_FAILED", "exec failed"},
-    {7, "CUFFT_SETUP_FAILED", "setup failed"},
-    {8, "CUFFT_INVALID_SIZE", "invalid size"},
-    {9, "CUFFT_UNALIGNED_DATA", "unaligned data"},
-    {11, "CUFFT_INVALID_DEVICE", "invalid device"},
-    {13, "CUFFT_NO_WORKSPACE", "no workspace"},
-    {14, "CUFFT_NOT_IMPLEMENTED", "not implemented"},
-    {16, "CUFFT_NOT_SUPPORTED", "not supported"},
-    {17, "CUFFT_MISSING_DEPENDENCY", "missing dependency"},
-    {18, "CUFFT_NVRTC_FAILURE", "nvrtc failure"},
-    {19, "CUFFT_NVJITLINK_FAILURE", "nvjitlink failure"},
-    {20, "CUFFT_NVSHMEM_FAILURE", "nvshmem failure"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUFFT_SUCCESS"},
+    {1, "CUFFT_INVALID_PLAN"},
+    {2, "CUFFT_ALLOC_FAILED"},
+    {3, "CUFFT_INVALID_TYPE"},
+    {4, "CUFFT_INVALID_VALUE"},
+    {5, "CUFFT_INTERNAL_ERROR"},
+    {6, "CUFFT_EXEC_FAILED"},
+    {7, "CUFFT_SETUP_FAILED"},
+    {8, "CUFFT_INVALID_SIZE"},
+    {9, "CUFFT_UNALIGNED_DATA"},
+    {11, "CUFFT_INVALID_DEVICE"},
+    {13, "CUFFT_NO_WORKSPACE"},
+    {14, "CUFFT_NOT_IMPLEMENTED"},
+    {16, "CUFFT_NOT_SUPPORTED"},
+    {17, "CUFFT_MISSING_DEPENDENCY"},
+    {18, "CUFFT_NVRTC_FAILURE"},
+    {19, "CUFFT_NVJITLINK_FAILURE"},
+    {20, "CUFFT_NVSHMEM_FAILURE"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -268,8 +268,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null

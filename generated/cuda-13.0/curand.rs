@@ -255,8 +255,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -335,24 +335,24 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"CURAND_STATUS_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 100, name: c"CURAND_STATUS_VERSION_MISMATCH", text: c"version mismatch" },
-    cushim_runtime::private::StatusText { code: 101, name: c"CURAND_STATUS_NOT_INITIALIZED", text: c"not initialized" },
-    cushim_runtime::private::StatusText { code: 102, name: c"CURAND_STATUS_ALLOCATION_FAILED", text: c"allocation failed" },
-    cushim_runtime::private::StatusText { code: 103, name: c"CURAND_STATUS_TYPE_ERROR", text: c"type error" },
-    cushim_runtime::private::StatusText { code: 104, name: c"CURAND_STATUS_OUT_OF_RANGE", text: c"out of range" },
-    cushim_runtime::private::StatusText { code: 105, name: c"CURAND_STATUS_LENGTH_NOT_MULTIPLE", text: c"length not multiple" },
-    cushim_runtime::private::StatusText { code: 106, name: c"CURAND_STATUS_DOUBLE_PRECISION_REQUIRED", text: c"double precision required" },
-    cushim_runtime::private::StatusText { code: 201, name: c"CURAND_STATUS_LAUNCH_FAILURE", text: c"launch failure" },
-    cushim_runtime::private::StatusText { code: 202, name: c"CURAND_STATUS_PREEXISTING_FAILURE", text: c"preexisting failure" },
-    cushim_runtime::private::StatusText { code: 203, name: c"CURAND_STATUS_INITIALIZATION_FAILED", text: c"initialization failed" },
-    cushim_runtime::private::StatusText { code: 204, name: c"CURAND_STATUS_ARCH_MISMATCH", text: c"arch mismatch" },
-    cushim_runtime::private::StatusText { code: 999, name: c"CURAND_STATUS_INTERNAL_ERROR", text: c"internal error" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"CURAND_STATUS_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 100, name: c"CURAND_STATUS_VERSION_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 101, name: c"CURAND_STATUS_NOT_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 102, name: c"CURAND_STATUS_ALLOCATION_FAILED" },
+    cushim_runtime::private::StatusName { code: 103, name: c"CURAND_STATUS_TYPE_ERROR" },
+    cushim_runtime::private::StatusName { code: 104, name: c"CURAND_STATUS_OUT_OF_RANGE" },
+    cushim_runtime::private::StatusName { code: 105, name: c"CURAND_STATUS_LENGTH_NOT_MULTIPLE" },
+    cushim_runtime::private::StatusName { code: 106, name: c"CURAND_STATUS_DOUBLE_PRECISION_REQUIRED" },
+    cushim_runtime::private::StatusName { code: 201, name: c"CURAND_STATUS_LAUNCH_FAILURE" },
+    cushim_runtime::private::StatusName { code: 202, name: c"CURAND_STATUS_PREEXISTING_FAILURE" },
+    cushim_runtime::private::StatusName { code: 203, name: c"CURAND_STATUS_INITIALIZATION_FAILED" },
+    cushim_runtime::private::StatusName { code: 204, name: c"CURAND_STATUS_ARCH_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 999, name: c"CURAND_STATUS_INTERNAL_ERROR" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -454,17 +454,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {

@@ -955,20 +955,20 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cusparseStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUSPARSE_STATUS_SUCCESS", "no error"},
-    {1, "CUSPARSE_STATUS_NOT_INITIALIZED", "not initialized"},
-    {2, "CUSPARSE_STATUS_ALLOC_FAILED", "alloc failed"},
-    {3, "CUSPARSE_STATUS_INVALID_VALUE", "invalid value"},
-    {4, "CUSPARSE_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {5, "CUSPARSE_STATUS_MAPPING_ERROR", "mapping error"},
-    {6, "CUSPARSE_STATUS_EXECUTION_FAILED", "execution failed"},
-    {7, "CUSPARSE_STATUS_INTERNAL_ERROR", "internal error"},
-    {8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "matrix type not supported"},
-    {9, "CUSPARSE_STATUS_ZERO_PIVOT", "zero pivot"},
-    {10, "CUSPARSE_STATUS_NOT_SUPPORTED", "not supported"},
-    {11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", "insufficient resources"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUSPARSE_STATUS_SUCCESS"},
+    {1, "CUSPARSE_STATUS_NOT_INITIALIZED"},
+    {2, "CUSPARSE_STATUS_ALLOC_FAILED"},
+    {3, "CUSPARSE_STATUS_INVALID_VALUE"},
+    {4, "CUSPARSE_STATUS_ARCH_MISMATCH"},
+    {5, "CUSPARSE_STATUS_MAPPING_ERROR"},
+    {6, "CUSPARSE_STATUS_EXECUTION_FAILED"},
+    {7, "CUSPARSE_STATUS_INTERNAL_ERROR"},
+    {8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
+    {9, "CUSPARSE_STATUS_ZERO_PIVOT"},
+    {10, "CUSPARSE_STATUS_NOT_SUPPORTED"},
+    {11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -1031,8 +1031,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -1286,8 +1286,8 @@ CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseDpruneDense2csrNnz, cusparseDpr
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseDpruneDense2csrNnzByPercentage, cusparseDpruneDense2csrNnzByPercentage, cushim_row_cusparseDpruneDense2csrNnzByPercentage, (cusparseHandle_t handle, int m, int n, const double *A, int lda, float percentage, cusparseMatDescr_t descrC, int *csrRowPtrC, int *nnzTotalDevHostPtr, pruneInfo_t info, void *pBuffer), (handle, m, n, A, lda, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, pBuffer), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseDpruneDense2csr_bufferSizeExt, cusparseDpruneDense2csr_bufferSizeExt, cushim_row_cusparseDpruneDense2csr_bufferSizeExt, (cusparseHandle_t handle, int m, int n, const double *A, int lda, const double *threshold, cusparseMatDescr_t descrC, const double *csrSortedValC, const int *csrSortedRowPtrC, const int *csrSortedColIndC, size_t *pBufferSizeInBytes), (handle, m, n, A, lda, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cusparseStatus_t, cusparseGather, cusparseGather, cushim_row_cusparseGather, (cusparseHandle_t handle, cusparseConstDnVecDescr_t vecY, cusparseSpVecDescr_t vecX), (handle, vecY, vecX), static_cast<cusparseStatus_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(name, const char *, cusparseGetErrorName, cusparseGetErrorName, cushim_row_cusparseGetErrorName, (cusparseStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 0), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, cusparseGetErrorString, cusparseGetErrorString, cushim_row_cusparseGetErrorString, (cusparseStatus_t status), (status), cushim_runtime_returned_text(&cushim_this, static_cast<int>(status), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cusparseGetErrorName, cusparseGetErrorName, cushim_row_cusparseGetErrorName, (cusparseStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cusparseGetErrorString, cusparseGetErrorString, cushim_row_cusparseGetErrorString, (cusparseStatus_t status), (status), cushim_runtime_returned_name(&cushim_this, static_cast<int>(status)), CUSHIM_CHECKED)
 CUSHIM_STUB(cusparseDiagType_t, cusparseGetMatDiagType, cusparseGetMatDiagType, cushim_row_cusparseGetMatDiagType, (cusparseMatDescr_t descrA), (descrA), cushim::zero<cusparseDiagType_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(cusparseFillMode_t, cusparseGetMatFillMode, cusparseGetMatFillMode, cushim_row_cusparseGetMatFillMode, (cusparseMatDescr_t descrA), (descrA), cushim::zero<cusparseFillMode_t>(), CUSHIM_CHECKED)
 CUSHIM_STUB(cusparseIndexBase_t, cusparseGetMatIndexBase, cusparseGetMatIndexBase, cushim_row_cusparseGetMatIndexBase, (cusparseMatDescr_t descrA), (descrA), cushim::zero<cusparseIndexBase_t>(), CUSHIM_CHECKED)

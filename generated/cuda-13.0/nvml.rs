@@ -3940,8 +3940,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -4020,43 +4020,43 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"NVML_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"NVML_ERROR_UNINITIALIZED", text: c"uninitialized" },
-    cushim_runtime::private::StatusText { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT", text: c"invalid argument" },
-    cushim_runtime::private::StatusText { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED", text: c"not supported" },
-    cushim_runtime::private::StatusText { code: 4, name: c"NVML_ERROR_NO_PERMISSION", text: c"no permission" },
-    cushim_runtime::private::StatusText { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED", text: c"already initialized" },
-    cushim_runtime::private::StatusText { code: 6, name: c"NVML_ERROR_NOT_FOUND", text: c"not found" },
-    cushim_runtime::private::StatusText { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE", text: c"insufficient size" },
-    cushim_runtime::private::StatusText { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER", text: c"insufficient power" },
-    cushim_runtime::private::StatusText { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED", text: c"driver not loaded" },
-    cushim_runtime::private::StatusText { code: 10, name: c"NVML_ERROR_TIMEOUT", text: c"timeout" },
-    cushim_runtime::private::StatusText { code: 11, name: c"NVML_ERROR_IRQ_ISSUE", text: c"irq issue" },
-    cushim_runtime::private::StatusText { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND", text: c"library not found" },
-    cushim_runtime::private::StatusText { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND", text: c"function not found" },
-    cushim_runtime::private::StatusText { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM", text: c"corrupted inforom" },
-    cushim_runtime::private::StatusText { code: 15, name: c"NVML_ERROR_GPU_IS_LOST", text: c"gpu is lost" },
-    cushim_runtime::private::StatusText { code: 16, name: c"NVML_ERROR_RESET_REQUIRED", text: c"reset required" },
-    cushim_runtime::private::StatusText { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM", text: c"operating system" },
-    cushim_runtime::private::StatusText { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH", text: c"lib rm version mismatch" },
-    cushim_runtime::private::StatusText { code: 19, name: c"NVML_ERROR_IN_USE", text: c"in use" },
-    cushim_runtime::private::StatusText { code: 20, name: c"NVML_ERROR_MEMORY", text: c"memory" },
-    cushim_runtime::private::StatusText { code: 21, name: c"NVML_ERROR_NO_DATA", text: c"no data" },
-    cushim_runtime::private::StatusText { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", text: c"vgpu ecc not supported" },
-    cushim_runtime::private::StatusText { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES", text: c"insufficient resources" },
-    cushim_runtime::private::StatusText { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED", text: c"freq not supported" },
-    cushim_runtime::private::StatusText { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", text: c"argument version mismatch" },
-    cushim_runtime::private::StatusText { code: 26, name: c"NVML_ERROR_DEPRECATED", text: c"deprecated" },
-    cushim_runtime::private::StatusText { code: 27, name: c"NVML_ERROR_NOT_READY", text: c"not ready" },
-    cushim_runtime::private::StatusText { code: 28, name: c"NVML_ERROR_GPU_NOT_FOUND", text: c"gpu not found" },
-    cushim_runtime::private::StatusText { code: 29, name: c"NVML_ERROR_INVALID_STATE", text: c"invalid state" },
-    cushim_runtime::private::StatusText { code: 30, name: c"NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", text: c"reset type not supported" },
-    cushim_runtime::private::StatusText { code: 999, name: c"NVML_ERROR_UNKNOWN", text: c"unknown" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"NVML_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"NVML_ERROR_UNINITIALIZED" },
+    cushim_runtime::private::StatusName { code: 2, name: c"NVML_ERROR_INVALID_ARGUMENT" },
+    cushim_runtime::private::StatusName { code: 3, name: c"NVML_ERROR_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 4, name: c"NVML_ERROR_NO_PERMISSION" },
+    cushim_runtime::private::StatusName { code: 5, name: c"NVML_ERROR_ALREADY_INITIALIZED" },
+    cushim_runtime::private::StatusName { code: 6, name: c"NVML_ERROR_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 7, name: c"NVML_ERROR_INSUFFICIENT_SIZE" },
+    cushim_runtime::private::StatusName { code: 8, name: c"NVML_ERROR_INSUFFICIENT_POWER" },
+    cushim_runtime::private::StatusName { code: 9, name: c"NVML_ERROR_DRIVER_NOT_LOADED" },
+    cushim_runtime::private::StatusName { code: 10, name: c"NVML_ERROR_TIMEOUT" },
+    cushim_runtime::private::StatusName { code: 11, name: c"NVML_ERROR_IRQ_ISSUE" },
+    cushim_runtime::private::StatusName { code: 12, name: c"NVML_ERROR_LIBRARY_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 13, name: c"NVML_ERROR_FUNCTION_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 14, name: c"NVML_ERROR_CORRUPTED_INFOROM" },
+    cushim_runtime::private::StatusName { code: 15, name: c"NVML_ERROR_GPU_IS_LOST" },
+    cushim_runtime::private::StatusName { code: 16, name: c"NVML_ERROR_RESET_REQUIRED" },
+    cushim_runtime::private::StatusName { code: 17, name: c"NVML_ERROR_OPERATING_SYSTEM" },
+    cushim_runtime::private::StatusName { code: 18, name: c"NVML_ERROR_LIB_RM_VERSION_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 19, name: c"NVML_ERROR_IN_USE" },
+    cushim_runtime::private::StatusName { code: 20, name: c"NVML_ERROR_MEMORY" },
+    cushim_runtime::private::StatusName { code: 21, name: c"NVML_ERROR_NO_DATA" },
+    cushim_runtime::private::StatusName { code: 22, name: c"NVML_ERROR_VGPU_ECC_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 23, name: c"NVML_ERROR_INSUFFICIENT_RESOURCES" },
+    cushim_runtime::private::StatusName { code: 24, name: c"NVML_ERROR_FREQ_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 25, name: c"NVML_ERROR_ARGUMENT_VERSION_MISMATCH" },
+    cushim_runtime::private::StatusName { code: 26, name: c"NVML_ERROR_DEPRECATED" },
+    cushim_runtime::private::StatusName { code: 27, name: c"NVML_ERROR_NOT_READY" },
+    cushim_runtime::private::StatusName { code: 28, name: c"NVML_ERROR_GPU_NOT_FOUND" },
+    cushim_runtime::private::StatusName { code: 29, name: c"NVML_ERROR_INVALID_STATE" },
+    cushim_runtime::private::StatusName { code: 30, name: c"NVML_ERROR_RESET_TYPE_NOT_SUPPORTED" },
+    cushim_runtime::private::StatusName { code: 999, name: c"NVML_ERROR_UNKNOWN" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -4504,17 +4504,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -6248,7 +6248,7 @@ cushim_shim! {
 cushim_shim! {
     fn nvmlErrorString(result: nvmlReturn_t) -> *const ::core::ffi::c_char;
     static __cushim_fn_nvmlErrorString;
-    returns answer, fallback [result, Text];
+    returns answer, fallback [name result];
 }
 
 cushim_shim! {

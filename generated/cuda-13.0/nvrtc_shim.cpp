@@ -114,26 +114,26 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of nvrtcResult, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "NVRTC_SUCCESS", "no error"},
-    {1, "NVRTC_ERROR_OUT_OF_MEMORY", "out of memory"},
-    {2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE", "program creation failure"},
-    {3, "NVRTC_ERROR_INVALID_INPUT", "invalid input"},
-    {4, "NVRTC_ERROR_INVALID_PROGRAM", "invalid program"},
-    {5, "NVRTC_ERROR_INVALID_OPTION", "invalid option"},
-    {6, "NVRTC_ERROR_COMPILATION", "compilation"},
-    {7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE", "builtin operation failure"},
-    {8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION", "no name expressions after compilation"},
-    {9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION", "no lowered names before compilation"},
-    {10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", "name expression not valid"},
-    {11, "NVRTC_ERROR_INTERNAL_ERROR", "internal error"},
-    {12, "NVRTC_ERROR_TIME_FILE_WRITE_FAILED", "time file write failed"},
-    {13, "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED", "no pch create attempted"},
-    {14, "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED", "pch create heap exhausted"},
-    {15, "NVRTC_ERROR_PCH_CREATE", "pch create"},
-    {16, "NVRTC_ERROR_CANCELLED", "cancelled"},
-    {17, "NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED", "time trace file write failed"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "NVRTC_SUCCESS"},
+    {1, "NVRTC_ERROR_OUT_OF_MEMORY"},
+    {2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE"},
+    {3, "NVRTC_ERROR_INVALID_INPUT"},
+    {4, "NVRTC_ERROR_INVALID_PROGRAM"},
+    {5, "NVRTC_ERROR_INVALID_OPTION"},
+    {6, "NVRTC_ERROR_COMPILATION"},
+    {7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE"},
+    {8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"},
+    {9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"},
+    {10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID"},
+    {11, "NVRTC_ERROR_INTERNAL_ERROR"},
+    {12, "NVRTC_ERROR_TIME_FILE_WRITE_FAILED"},
+    {13, "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED"},
+    {14, "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED"},
+    {15, "NVRTC_ERROR_PCH_CREATE"},
+    {16, "NVRTC_ERROR_CANCELLED"},
+    {17, "NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -196,8 +196,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -240,7 +240,7 @@ CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcCreateProgram, nvrtcCreateProgram, cush
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcDestroyProgram, nvrtcDestroyProgram, cushim_row_nvrtcDestroyProgram, (nvrtcProgram *prog), (prog), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetCUBIN, nvrtcGetCUBIN, cushim_row_nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetCUBINSize, nvrtcGetCUBINSize, cushim_row_nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *cubinSizeRet), (prog, cubinSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, nvrtcGetErrorString, nvrtcGetErrorString, cushim_row_nvrtcGetErrorString, (nvrtcResult result), (result), cushim_runtime_returned_name(&cushim_this, static_cast<int>(result)), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLTOIR, nvrtcGetLTOIR, cushim_row_nvrtcGetLTOIR, (nvrtcProgram prog, char *LTOIR), (prog, LTOIR), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLTOIRSize, nvrtcGetLTOIRSize, cushim_row_nvrtcGetLTOIRSize, (nvrtcProgram prog, size_t *LTOIRSizeRet), (prog, LTOIRSizeRet), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvrtcResult, nvrtcGetLoweredName, nvrtcGetLoweredName, cushim_row_nvrtcGetLoweredName, (nvrtcProgram prog, const char *name_expression, const char **lowered_name), (prog, name_expression, lowered_name), static_cast<nvrtcResult>(cushim_code), CUSHIM_CHECKED)

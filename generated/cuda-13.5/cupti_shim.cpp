@@ -350,58 +350,58 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of CUptiResult, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUPTI_SUCCESS", "no error"},
-    {1, "CUPTI_ERROR_INVALID_PARAMETER", "invalid parameter"},
-    {2, "CUPTI_ERROR_INVALID_DEVICE", "invalid device"},
-    {3, "CUPTI_ERROR_INVALID_CONTEXT", "invalid context"},
-    {4, "CUPTI_ERROR_INVALID_EVENT_DOMAIN_ID", "invalid event domain id"},
-    {5, "CUPTI_ERROR_INVALID_EVENT_ID", "invalid event id"},
-    {6, "CUPTI_ERROR_INVALID_EVENT_NAME", "invalid event name"},
-    {7, "CUPTI_ERROR_INVALID_OPERATION", "invalid operation"},
-    {8, "CUPTI_ERROR_OUT_OF_MEMORY", "out of memory"},
-    {9, "CUPTI_ERROR_HARDWARE", "hardware"},
-    {10, "CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT", "parameter size not sufficient"},
-    {11, "CUPTI_ERROR_API_NOT_IMPLEMENTED", "api not implemented"},
-    {12, "CUPTI_ERROR_MAX_LIMIT_REACHED", "max limit reached"},
-    {13, "CUPTI_ERROR_NOT_READY", "not ready"},
-    {14, "CUPTI_ERROR_NOT_COMPATIBLE", "not compatible"},
-    {15, "CUPTI_ERROR_NOT_INITIALIZED", "not initialized"},
-    {16, "CUPTI_ERROR_INVALID_METRIC_ID", "invalid metric id"},
-    {17, "CUPTI_ERROR_INVALID_METRIC_NAME", "invalid metric name"},
-    {18, "CUPTI_ERROR_QUEUE_EMPTY", "queue empty"},
-    {19, "CUPTI_ERROR_INVALID_HANDLE", "invalid handle"},
-    {20, "CUPTI_ERROR_INVALID_STREAM", "invalid stream"},
-    {21, "CUPTI_ERROR_INVALID_KIND", "invalid kind"},
-    {22, "CUPTI_ERROR_INVALID_EVENT_VALUE", "invalid event value"},
-    {23, "CUPTI_ERROR_DISABLED", "disabled"},
-    {24, "CUPTI_ERROR_INVALID_MODULE", "invalid module"},
-    {25, "CUPTI_ERROR_INVALID_METRIC_VALUE", "invalid metric value"},
-    {26, "CUPTI_ERROR_HARDWARE_BUSY", "hardware busy"},
-    {27, "CUPTI_ERROR_NOT_SUPPORTED", "not supported"},
-    {28, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED", "um profiling not supported"},
-    {29, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_DEVICE", "um profiling not supported on device"},
-    {30, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_NON_P2P_DEVICES", "um profiling not supported on non p2p devices"},
-    {31, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_WITH_MPS", "um profiling not supported with mps"},
-    {32, "CUPTI_ERROR_CDP_TRACING_NOT_SUPPORTED", "cdp tracing not supported"},
-    {33, "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED", "virtualized device not supported"},
-    {34, "CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE", "cuda compiler not compatible"},
-    {35, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "insufficient privileges"},
-    {36, "CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED", "old profiler api initialized"},
-    {37, "CUPTI_ERROR_OPENACC_UNDEFINED_ROUTINE", "openacc undefined routine"},
-    {38, "CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED", "legacy profiler not supported"},
-    {39, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED", "multiple subscribers not supported"},
-    {40, "CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES", "virtualized device insufficient privileges"},
-    {41, "CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED", "confidential computing not supported"},
-    {42, "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED", "cmp device not supported"},
-    {43, "CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED", "mig device not supported"},
-    {44, "CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED", "sli device not supported"},
-    {45, "CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED", "wsl device not supported"},
-    {46, "CUPTI_ERROR_INVALID_CHIP_NAME", "invalid chip name"},
-    {47, "CUPTI_ERROR_HES_TRACE_NOT_SUPPORTED_ON_MPS", "hes trace not supported on mps"},
-    {999, "CUPTI_ERROR_UNKNOWN", "unknown"},
-    {2147483647, "CUPTI_ERROR_FORCE_INT", "force int"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUPTI_SUCCESS"},
+    {1, "CUPTI_ERROR_INVALID_PARAMETER"},
+    {2, "CUPTI_ERROR_INVALID_DEVICE"},
+    {3, "CUPTI_ERROR_INVALID_CONTEXT"},
+    {4, "CUPTI_ERROR_INVALID_EVENT_DOMAIN_ID"},
+    {5, "CUPTI_ERROR_INVALID_EVENT_ID"},
+    {6, "CUPTI_ERROR_INVALID_EVENT_NAME"},
+    {7, "CUPTI_ERROR_INVALID_OPERATION"},
+    {8, "CUPTI_ERROR_OUT_OF_MEMORY"},
+    {9, "CUPTI_ERROR_HARDWARE"},
+    {10, "CUPTI_ERROR_PARAMETER_SIZE_NOT_SUFFICIENT"},
+    {11, "CUPTI_ERROR_API_NOT_IMPLEMENTED"},
+    {12, "CUPTI_ERROR_MAX_LIMIT_REACHED"},
+    {13, "CUPTI_ERROR_NOT_READY"},
+    {14, "CUPTI_ERROR_NOT_COMPATIBLE"},
+    {15, "CUPTI_ERROR_NOT_INITIALIZED"},
+    {16, "CUPTI_ERROR_INVALID_METRIC_ID"},
+    {17, "CUPTI_ERROR_INVALID_METRIC_NAME"},
+    {18, "CUPTI_ERROR_QUEUE_EMPTY"},
+    {19, "CUPTI_ERROR_INVALID_HANDLE"},
+    {20, "CUPTI_ERROR_INVALID_STREAM"},
+    {21, "CUPTI_ERROR_INVALID_KIND"},
+    {22, "CUPTI_ERROR_INVALID_EVENT_VALUE"},
+    {23, "CUPTI_ERROR_DISABLED"},
+    {24, "CUPTI_ERROR_INVALID_MODULE"},
+    {25, "CUPTI_ERROR_INVALID_METRIC_VALUE"},
+    {26, "CUPTI_ERROR_HARDWARE_BUSY"},
+    {27, "CUPTI_ERROR_NOT_SUPPORTED"},
+    {28, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED"},
+    {29, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_DEVICE"},
+    {30, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_NON_P2P_DEVICES"},
+    {31, "CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_WITH_MPS"},
+    {32, "CUPTI_ERROR_CDP_TRACING_NOT_SUPPORTED"},
+    {33, "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED"},
+    {34, "CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE"},
+    {35, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"},
+    {36, "CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED"},
+    {37, "CUPTI_ERROR_OPENACC_UNDEFINED_ROUTINE"},
+    {38, "CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED"},
+    {39, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"},
+    {40, "CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES"},
+    {41, "CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED"},
+    {42, "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED"},
+    {43, "CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED"},
+    {44, "CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED"},
+    {45, "CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED"},
+    {46, "CUPTI_ERROR_INVALID_CHIP_NAME"},
+    {47, "CUPTI_ERROR_HES_TRACE_NOT_SUPPORTED_ON_MPS"},
+    {999, "CUPTI_ERROR_UNKNOWN"},
+    {2147483647, "CUPTI_ERROR_FORCE_INT"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -464,8 +464,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -761,7 +761,7 @@ CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetDeviceId, cuptiGetDeviceId, cushim_r
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetEnabledCallbacks, cuptiGetEnabledCallbacks, cushim_row_cuptiGetEnabledCallbacks, (CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain, CUpti_CallbackId *buffer, uint32_t *bufferSize, uint32_t *enabledCallbacksCount), (subscriber, domain, buffer, bufferSize, enabledCallbacksCount), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_RESULT_H
-CUSHIM_FAST_STUB(out_text, CUptiResult, cuptiGetErrorMessage, cuptiGetErrorMessage, cushim_row_cuptiGetErrorMessage, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 1) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(out_name, CUptiResult, cuptiGetErrorMessage, cuptiGetErrorMessage, cushim_row_cuptiGetErrorMessage, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_name(&cushim_this, static_cast<int>(result), str) ? 0 : 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetGraphExecId, cuptiGetGraphExecId, cushim_row_cuptiGetGraphExecId, (CUgraphExec graphExec, uint32_t *pId), (graphExec, pId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
@@ -782,7 +782,7 @@ CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetNumEventDomains, cuptiGetNumEventDom
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetNumMetrics, cuptiGetNumMetrics, cushim_row_cuptiGetNumMetrics, (uint32_t *numMetrics), (numMetrics), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_RESULT_H
-CUSHIM_FAST_STUB(out_name, CUptiResult, cuptiGetResultString, cuptiGetResultString, cushim_row_cuptiGetResultString, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(result), str, 0) ? 0 : 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(out_name, CUptiResult, cuptiGetResultString, cuptiGetResultString, cushim_row_cuptiGetResultString, (CUptiResult result, const char **str), (result, str), static_cast<CUptiResult>(cushim_runtime_status_name(&cushim_this, static_cast<int>(result), str) ? 0 : 1), CUSHIM_CHECKED)
 #endif
 #ifdef CUSHIM_HAS_CUPTI_ACTIVITY_H
 CUSHIM_FAST_STUB(code, CUptiResult, cuptiGetStreamId, cuptiGetStreamId, cushim_row_cuptiGetStreamId, (CUcontext context, CUstream stream, uint32_t *streamId), (context, stream, streamId), static_cast<CUptiResult>(cushim_code), CUSHIM_CHECKED)

@@ -149,23 +149,23 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of cutensorStatus_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "CUTENSOR_STATUS_SUCCESS", "no error"},
-    {1, "CUTENSOR_STATUS_NOT_INITIALIZED", "not initialized"},
-    {3, "CUTENSOR_STATUS_ALLOC_FAILED", "alloc failed"},
-    {7, "CUTENSOR_STATUS_INVALID_VALUE", "invalid value"},
-    {8, "CUTENSOR_STATUS_ARCH_MISMATCH", "arch mismatch"},
-    {11, "CUTENSOR_STATUS_MAPPING_ERROR", "mapping error"},
-    {13, "CUTENSOR_STATUS_EXECUTION_FAILED", "execution failed"},
-    {14, "CUTENSOR_STATUS_INTERNAL_ERROR", "internal error"},
-    {15, "CUTENSOR_STATUS_NOT_SUPPORTED", "not supported"},
-    {16, "CUTENSOR_STATUS_LICENSE_ERROR", "license error"},
-    {17, "CUTENSOR_STATUS_CUBLAS_ERROR", "cublas error"},
-    {18, "CUTENSOR_STATUS_CUDA_ERROR", "cuda error"},
-    {19, "CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE", "insufficient workspace"},
-    {20, "CUTENSOR_STATUS_INSUFFICIENT_DRIVER", "insufficient driver"},
-    {21, "CUTENSOR_STATUS_IO_ERROR", "io error"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "CUTENSOR_STATUS_SUCCESS"},
+    {1, "CUTENSOR_STATUS_NOT_INITIALIZED"},
+    {3, "CUTENSOR_STATUS_ALLOC_FAILED"},
+    {7, "CUTENSOR_STATUS_INVALID_VALUE"},
+    {8, "CUTENSOR_STATUS_ARCH_MISMATCH"},
+    {11, "CUTENSOR_STATUS_MAPPING_ERROR"},
+    {13, "CUTENSOR_STATUS_EXECUTION_FAILED"},
+    {14, "CUTENSOR_STATUS_INTERNAL_ERROR"},
+    {15, "CUTENSOR_STATUS_NOT_SUPPORTED"},
+    {16, "CUTENSOR_STATUS_LICENSE_ERROR"},
+    {17, "CUTENSOR_STATUS_CUBLAS_ERROR"},
+    {18, "CUTENSOR_STATUS_CUDA_ERROR"},
+    {19, "CUTENSOR_STATUS_INSUFFICIENT_WORKSPACE"},
+    {20, "CUTENSOR_STATUS_INSUFFICIENT_DRIVER"},
+    {21, "CUTENSOR_STATUS_IO_ERROR"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -265,8 +265,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -328,7 +328,7 @@ CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorElementwiseBinaryExecute, cuten
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorElementwiseTrinaryExecute, cutensorElementwiseTrinaryExecute, cushim_row_cutensorElementwiseTrinaryExecute, (cutensorHandle_t handle, cutensorPlan_t plan, const void *alpha, const void *A, const void *beta, const void *B, const void *gamma, const void *C, void *D, cudaStream_t stream), (handle, plan, alpha, A, beta, B, gamma, C, D, stream), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorEstimateWorkspaceSize, cutensorEstimateWorkspaceSize, cushim_row_cutensorEstimateWorkspaceSize, (cutensorHandle_t handle, cutensorOperationDescriptor_t desc, cutensorPlanPreference_t planPref, cutensorWorksizePreference_t workspacePref, uint64_t *workspaceSizeEstimate), (handle, desc, planPref, workspacePref, workspaceSizeEstimate), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cutensorGetCudartVersion, cutensorGetCudartVersion, cushim_row_cutensorGetCudartVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, cutensorGetErrorString, cutensorGetErrorString, cushim_row_cutensorGetErrorString, (cutensorStatus_t error), (error), cushim_runtime_returned_text(&cushim_this, static_cast<int>(error), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, cutensorGetErrorString, cutensorGetErrorString, cushim_row_cutensorGetErrorString, (cutensorStatus_t error), (error), cushim_runtime_returned_name(&cushim_this, static_cast<int>(error)), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, size_t, cutensorGetVersion, cutensorGetVersion, cushim_row_cutensorGetVersion, (), (), cushim::zero<size_t>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleReadPlanCacheFromFile, cutensorHandleReadPlanCacheFromFile, cushim_row_cutensorHandleReadPlanCacheFromFile, (cutensorHandle_t handle, const char *filename, uint32_t *numCachelinesRead), (handle, filename, numCachelinesRead), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cutensorStatus_t, cutensorHandleResizePlanCache, cutensorHandleResizePlanCache, cushim_row_cutensorHandleResizePlanCache, (cutensorHandle_t handle, uint32_t numEntries), (handle, numEntries), static_cast<cutensorStatus_t>(cushim_code), CUSHIM_CHECKED)

@@ -210,18 +210,18 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of ncclResult_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "ncclSuccess", "ncclsuccess"},
-    {1, "ncclUnhandledCudaError", "ncclunhandledcudaerror"},
-    {2, "ncclSystemError", "ncclsystemerror"},
-    {3, "ncclInternalError", "ncclinternalerror"},
-    {4, "ncclInvalidArgument", "ncclinvalidargument"},
-    {5, "ncclInvalidUsage", "ncclinvalidusage"},
-    {6, "ncclRemoteError", "ncclremoteerror"},
-    {7, "ncclInProgress", "ncclinprogress"},
-    {8, "ncclTimeout", "nccltimeout"},
-    {9, "ncclNumResults", "ncclnumresults"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "ncclSuccess"},
+    {1, "ncclUnhandledCudaError"},
+    {2, "ncclSystemError"},
+    {3, "ncclInternalError"},
+    {4, "ncclInvalidArgument"},
+    {5, "ncclInvalidUsage"},
+    {6, "ncclRemoteError"},
+    {7, "ncclInProgress"},
+    {8, "ncclTimeout"},
+    {9, "ncclNumResults"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -284,8 +284,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -356,7 +356,7 @@ CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommWindowDeregister, ncclCommWindowDer
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclCommWindowRegister, ncclCommWindowRegister, cushim_row_ncclCommWindowRegister, (ncclComm_t comm, void *buff, size_t size, ncclWindow_t *win, int winFlags), (comm, buff, size, win, winFlags), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGather, ncclGather, cushim_row_ncclGather, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream), (sendbuff, recvbuff, count, datatype, root, comm, stream), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGatherConfig, ncclGatherConfig, cushim_row_ncclGatherConfig, (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream, const ncclCollConfig_t *config), (sendbuff, recvbuff, count, datatype, root, comm, stream, config), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, ncclGetErrorString, ncclGetErrorString, cushim_row_ncclGetErrorString, (ncclResult_t result), (result), cushim_runtime_returned_name(&cushim_this, static_cast<int>(result)), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(zero, const char *, ncclGetLastError, ncclGetLastError, cushim_row_ncclGetLastError, (ncclComm_t comm), (comm), cushim::zero<const char *>(), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetUniqueId, ncclGetUniqueId, cushim_row_ncclGetUniqueId, (ncclUniqueId *uniqueId), (uniqueId), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, ncclResult_t, ncclGetVersion, ncclGetVersion, cushim_row_ncclGetVersion, (int *version), (version), static_cast<ncclResult_t>(cushim_code), CUSHIM_CHECKED)

@@ -113,27 +113,27 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of nvJitLinkResult, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "NVJITLINK_SUCCESS", "no error"},
-    {1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION", "unrecognized option"},
-    {2, "NVJITLINK_ERROR_MISSING_ARCH", "missing arch"},
-    {3, "NVJITLINK_ERROR_INVALID_INPUT", "invalid input"},
-    {4, "NVJITLINK_ERROR_PTX_COMPILE", "ptx compile"},
-    {5, "NVJITLINK_ERROR_NVVM_COMPILE", "nvvm compile"},
-    {6, "NVJITLINK_ERROR_INTERNAL", "internal"},
-    {7, "NVJITLINK_ERROR_THREADPOOL", "threadpool"},
-    {8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT", "unrecognized input"},
-    {9, "NVJITLINK_ERROR_FINALIZE", "finalize"},
-    {10, "NVJITLINK_ERROR_NULL_INPUT", "null input"},
-    {11, "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS", "incompatible options"},
-    {12, "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE", "incorrect input type"},
-    {13, "NVJITLINK_ERROR_ARCH_MISMATCH", "arch mismatch"},
-    {14, "NVJITLINK_ERROR_OUTDATED_LIBRARY", "outdated library"},
-    {15, "NVJITLINK_ERROR_MISSING_FATBIN", "missing fatbin"},
-    {16, "NVJITLINK_ERROR_UNRECOGNIZED_ARCH", "unrecognized arch"},
-    {17, "NVJITLINK_ERROR_UNSUPPORTED_ARCH", "unsupported arch"},
-    {18, "NVJITLINK_ERROR_LTO_NOT_ENABLED", "lto not enabled"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "NVJITLINK_SUCCESS"},
+    {1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION"},
+    {2, "NVJITLINK_ERROR_MISSING_ARCH"},
+    {3, "NVJITLINK_ERROR_INVALID_INPUT"},
+    {4, "NVJITLINK_ERROR_PTX_COMPILE"},
+    {5, "NVJITLINK_ERROR_NVVM_COMPILE"},
+    {6, "NVJITLINK_ERROR_INTERNAL"},
+    {7, "NVJITLINK_ERROR_THREADPOOL"},
+    {8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT"},
+    {9, "NVJITLINK_ERROR_FINALIZE"},
+    {10, "NVJITLINK_ERROR_NULL_INPUT"},
+    {11, "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS"},
+    {12, "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE"},
+    {13, "NVJITLINK_ERROR_ARCH_MISMATCH"},
+    {14, "NVJITLINK_ERROR_OUTDATED_LIBRARY"},
+    {15, "NVJITLINK_ERROR_MISSING_FATBIN"},
+    {16, "NVJITLINK_ERROR_UNRECOGNIZED_ARCH"},
+    {17, "NVJITLINK_ERROR_UNSUPPORTED_ARCH"},
+    {18, "NVJITLINK_ERROR_LTO_NOT_ENABLED"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -196,8 +196,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null

@@ -911,40 +911,40 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // The constants of nvmlReturn_t, for the answers that need no library.
-const cushim::StatusText cushim_texts[] = {
-    {0, "NVML_SUCCESS", "no error"},
-    {1, "NVML_ERROR_UNINITIALIZED", "uninitialized"},
-    {2, "NVML_ERROR_INVALID_ARGUMENT", "invalid argument"},
-    {3, "NVML_ERROR_NOT_SUPPORTED", "not supported"},
-    {4, "NVML_ERROR_NO_PERMISSION", "no permission"},
-    {5, "NVML_ERROR_ALREADY_INITIALIZED", "already initialized"},
-    {6, "NVML_ERROR_NOT_FOUND", "not found"},
-    {7, "NVML_ERROR_INSUFFICIENT_SIZE", "insufficient size"},
-    {8, "NVML_ERROR_INSUFFICIENT_POWER", "insufficient power"},
-    {9, "NVML_ERROR_DRIVER_NOT_LOADED", "driver not loaded"},
-    {10, "NVML_ERROR_TIMEOUT", "timeout"},
-    {11, "NVML_ERROR_IRQ_ISSUE", "irq issue"},
-    {12, "NVML_ERROR_LIBRARY_NOT_FOUND", "library not found"},
-    {13, "NVML_ERROR_FUNCTION_NOT_FOUND", "function not found"},
-    {14, "NVML_ERROR_CORRUPTED_INFOROM", "corrupted inforom"},
-    {15, "NVML_ERROR_GPU_IS_LOST", "gpu is lost"},
-    {16, "NVML_ERROR_RESET_REQUIRED", "reset required"},
-    {17, "NVML_ERROR_OPERATING_SYSTEM", "operating system"},
-    {18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "lib rm version mismatch"},
-    {19, "NVML_ERROR_IN_USE", "in use"},
-    {20, "NVML_ERROR_MEMORY", "memory"},
-    {21, "NVML_ERROR_NO_DATA", "no data"},
-    {22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", "vgpu ecc not supported"},
-    {23, "NVML_ERROR_INSUFFICIENT_RESOURCES", "insufficient resources"},
-    {24, "NVML_ERROR_FREQ_NOT_SUPPORTED", "freq not supported"},
-    {25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "argument version mismatch"},
-    {26, "NVML_ERROR_DEPRECATED", "deprecated"},
-    {27, "NVML_ERROR_NOT_READY", "not ready"},
-    {28, "NVML_ERROR_GPU_NOT_FOUND", "gpu not found"},
-    {29, "NVML_ERROR_INVALID_STATE", "invalid state"},
-    {30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", "reset type not supported"},
-    {999, "NVML_ERROR_UNKNOWN", "unknown"},
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, "NVML_SUCCESS"},
+    {1, "NVML_ERROR_UNINITIALIZED"},
+    {2, "NVML_ERROR_INVALID_ARGUMENT"},
+    {3, "NVML_ERROR_NOT_SUPPORTED"},
+    {4, "NVML_ERROR_NO_PERMISSION"},
+    {5, "NVML_ERROR_ALREADY_INITIALIZED"},
+    {6, "NVML_ERROR_NOT_FOUND"},
+    {7, "NVML_ERROR_INSUFFICIENT_SIZE"},
+    {8, "NVML_ERROR_INSUFFICIENT_POWER"},
+    {9, "NVML_ERROR_DRIVER_NOT_LOADED"},
+    {10, "NVML_ERROR_TIMEOUT"},
+    {11, "NVML_ERROR_IRQ_ISSUE"},
+    {12, "NVML_ERROR_LIBRARY_NOT_FOUND"},
+    {13, "NVML_ERROR_FUNCTION_NOT_FOUND"},
+    {14, "NVML_ERROR_CORRUPTED_INFOROM"},
+    {15, "NVML_ERROR_GPU_IS_LOST"},
+    {16, "NVML_ERROR_RESET_REQUIRED"},
+    {17, "NVML_ERROR_OPERATING_SYSTEM"},
+    {18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"},
+    {19, "NVML_ERROR_IN_USE"},
+    {20, "NVML_ERROR_MEMORY"},
+    {21, "NVML_ERROR_NO_DATA"},
+    {22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"},
+    {23, "NVML_ERROR_INSUFFICIENT_RESOURCES"},
+    {24, "NVML_ERROR_FREQ_NOT_SUPPORTED"},
+    {25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"},
+    {26, "NVML_ERROR_DEPRECATED"},
+    {27, "NVML_ERROR_NOT_READY"},
+    {28, "NVML_ERROR_GPU_NOT_FOUND"},
+    {29, "NVML_ERROR_INVALID_STATE"},
+    {30, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"},
+    {999, "NVML_ERROR_UNKNOWN"},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -1007,8 +1007,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null
@@ -1337,7 +1337,7 @@ CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetCurrentPro
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, nvmlDeviceWorkloadPowerProfileGetProfilesInfo, cushim_row_nvmlDeviceWorkloadPowerProfileGetProfilesInfo, (nvmlDevice_t device, nvmlWorkloadPowerProfileProfilesInfo_t *profilesInfo), (device, profilesInfo), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, cushim_row_nvmlDeviceWorkloadPowerProfileSetRequestedProfiles, (nvmlDevice_t device, nvmlWorkloadPowerProfileRequestedProfiles_t *requestedProfiles), (device, requestedProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, cushim_row_nvmlDeviceWorkloadPowerProfileUpdateProfiles_v1, (nvmlDevice_t device, nvmlWorkloadPowerProfileUpdateProfiles_v1_t *updateProfiles), (device, updateProfiles), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
-CUSHIM_FAST_STUB(text, const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_text(&cushim_this, static_cast<int>(result), 1), CUSHIM_CHECKED)
+CUSHIM_FAST_STUB(name, const char *, nvmlErrorString, nvmlErrorString, cushim_row_nvmlErrorString, (nvmlReturn_t result), (result), cushim_runtime_returned_name(&cushim_this, static_cast<int>(result)), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetCreate, nvmlEventSetCreate, cushim_row_nvmlEventSetCreate, (nvmlEventSet_t *set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetFree, nvmlEventSetFree, cushim_row_nvmlEventSetFree, (nvmlEventSet_t set), (set), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, nvmlReturn_t, nvmlEventSetGetContextCount_v1, nvmlEventSetGetContextCount_v1, cushim_row_nvmlEventSetGetContextCount_v1, (nvmlEventSet_t set, nvmlEventSetGetContextCount_v1_t *params), (set, params), static_cast<nvmlReturn_t>(cushim_code), CUSHIM_CHECKED)

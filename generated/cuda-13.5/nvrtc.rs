@@ -136,8 +136,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -216,30 +216,30 @@ pub fn preload_all() -> Result<Vec<(&'static str, &'static LoadError)>, &'static
     cushim_runtime::private::preload_all::<Module>()
 }
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-    cushim_runtime::private::StatusText { code: 0, name: c"NVRTC_SUCCESS", text: c"no error" },
-    cushim_runtime::private::StatusText { code: 1, name: c"NVRTC_ERROR_OUT_OF_MEMORY", text: c"out of memory" },
-    cushim_runtime::private::StatusText { code: 2, name: c"NVRTC_ERROR_PROGRAM_CREATION_FAILURE", text: c"program creation failure" },
-    cushim_runtime::private::StatusText { code: 3, name: c"NVRTC_ERROR_INVALID_INPUT", text: c"invalid input" },
-    cushim_runtime::private::StatusText { code: 4, name: c"NVRTC_ERROR_INVALID_PROGRAM", text: c"invalid program" },
-    cushim_runtime::private::StatusText { code: 5, name: c"NVRTC_ERROR_INVALID_OPTION", text: c"invalid option" },
-    cushim_runtime::private::StatusText { code: 6, name: c"NVRTC_ERROR_COMPILATION", text: c"compilation" },
-    cushim_runtime::private::StatusText { code: 7, name: c"NVRTC_ERROR_BUILTIN_OPERATION_FAILURE", text: c"builtin operation failure" },
-    cushim_runtime::private::StatusText { code: 8, name: c"NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION", text: c"no name expressions after compilation" },
-    cushim_runtime::private::StatusText { code: 9, name: c"NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION", text: c"no lowered names before compilation" },
-    cushim_runtime::private::StatusText { code: 10, name: c"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", text: c"name expression not valid" },
-    cushim_runtime::private::StatusText { code: 11, name: c"NVRTC_ERROR_INTERNAL_ERROR", text: c"internal error" },
-    cushim_runtime::private::StatusText { code: 12, name: c"NVRTC_ERROR_TIME_FILE_WRITE_FAILED", text: c"time file write failed" },
-    cushim_runtime::private::StatusText { code: 13, name: c"NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED", text: c"no pch create attempted" },
-    cushim_runtime::private::StatusText { code: 14, name: c"NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED", text: c"pch create heap exhausted" },
-    cushim_runtime::private::StatusText { code: 15, name: c"NVRTC_ERROR_PCH_CREATE", text: c"pch create" },
-    cushim_runtime::private::StatusText { code: 16, name: c"NVRTC_ERROR_CANCELLED", text: c"cancelled" },
-    cushim_runtime::private::StatusText { code: 17, name: c"NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED", text: c"time trace file write failed" },
-    cushim_runtime::private::StatusText { code: 18, name: c"NVRTC_ERROR_BUSY", text: c"busy" },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+    cushim_runtime::private::StatusName { code: 0, name: c"NVRTC_SUCCESS" },
+    cushim_runtime::private::StatusName { code: 1, name: c"NVRTC_ERROR_OUT_OF_MEMORY" },
+    cushim_runtime::private::StatusName { code: 2, name: c"NVRTC_ERROR_PROGRAM_CREATION_FAILURE" },
+    cushim_runtime::private::StatusName { code: 3, name: c"NVRTC_ERROR_INVALID_INPUT" },
+    cushim_runtime::private::StatusName { code: 4, name: c"NVRTC_ERROR_INVALID_PROGRAM" },
+    cushim_runtime::private::StatusName { code: 5, name: c"NVRTC_ERROR_INVALID_OPTION" },
+    cushim_runtime::private::StatusName { code: 6, name: c"NVRTC_ERROR_COMPILATION" },
+    cushim_runtime::private::StatusName { code: 7, name: c"NVRTC_ERROR_BUILTIN_OPERATION_FAILURE" },
+    cushim_runtime::private::StatusName { code: 8, name: c"NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION" },
+    cushim_runtime::private::StatusName { code: 9, name: c"NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION" },
+    cushim_runtime::private::StatusName { code: 10, name: c"NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID" },
+    cushim_runtime::private::StatusName { code: 11, name: c"NVRTC_ERROR_INTERNAL_ERROR" },
+    cushim_runtime::private::StatusName { code: 12, name: c"NVRTC_ERROR_TIME_FILE_WRITE_FAILED" },
+    cushim_runtime::private::StatusName { code: 13, name: c"NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED" },
+    cushim_runtime::private::StatusName { code: 14, name: c"NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED" },
+    cushim_runtime::private::StatusName { code: 15, name: c"NVRTC_ERROR_PCH_CREATE" },
+    cushim_runtime::private::StatusName { code: 16, name: c"NVRTC_ERROR_CANCELLED" },
+    cushim_runtime::private::StatusName { code: 17, name: c"NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED" },
+    cushim_runtime::private::StatusName { code: 18, name: c"NVRTC_ERROR_BUSY" },
 ];
 
 /// Every shim's metadata and state, sorted by symbol.
@@ -341,17 +341,17 @@ macro_rules! cushim_shim {
     (@twin) => { None };
     (@twin $twin:literal, $twin_version:literal) => { Some(($twin, $twin_version)) };
     // Without the library a shim answers the code of its failure, or, for a
-    // fallback (`cuGetErrorName`), the name or text of its status argument.
+    // status's text function (`cuGetErrorName`), its status argument's C name.
     (@absent $function:ident, $ret:ty, []) => {
         <$ret as cushim_runtime::Status>::from_code($function.absent_code())
     };
-    (@absent $function:ident, $ret:ty, [$code:ident, $out:ident, $which:ident]) => {
+    (@absent $function:ident, $ret:ty, [name $code:ident, $out:ident]) => {
         // SAFETY: the caller's out-pointer, as the C function takes it.
-        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out, cushim_runtime::private::Fallback::$which) }
+        unsafe { cushim_runtime::private::status_fallback::<Module>($code, $out) }
     };
     // A function that returns its text (`nvrtcGetErrorString`).
-    (@absent $function:ident, $ret:ty, [$code:ident, $which:ident]) => {
-        cushim_runtime::private::returned_fallback::<Module>($code, cushim_runtime::private::Fallback::$which)
+    (@absent $function:ident, $ret:ty, [name $code:ident]) => {
+        cushim_runtime::private::returned_fallback::<Module>($code)
     };
     // A function that returns a value, not a status: zero (NULL) without the library.
     (@absent $function:ident, $ret:ty, [zero]) => {
@@ -523,7 +523,7 @@ cushim_shim! {
 cushim_shim! {
     fn nvrtcGetErrorString(result: nvrtcResult) -> *const ::core::ffi::c_char;
     static __cushim_fn_nvrtcGetErrorString;
-    returns answer, fallback [result, Text];
+    returns answer, fallback [name result];
 }
 
 cushim_shim! {

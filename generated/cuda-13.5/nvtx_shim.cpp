@@ -124,8 +124,8 @@ const cushim::Alias cushim_aliases[] = {
 };
 
 // NVTX has no status type: no constants.
-const cushim::StatusText cushim_texts[] = {
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_statuses[] = {
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];
@@ -188,8 +188,8 @@ const cushim::LibraryInfo cushim_this = {
     cushim_functions,  // functions: the function table
     cushim_count,  // count: its rows
     cushim_aliases,  // aliases: the other C names of its functions
-    cushim_texts,  // texts: its status constants, for the functions that answer without it
-    sizeof cushim_texts / sizeof cushim_texts[0] - 1,  // text_count: how many
+    cushim_statuses,  // statuses: its status constants' C names, for the functions that answer without it
+    sizeof cushim_statuses / sizeof cushim_statuses[0] - 1,  // status_count: how many
     &cushim_state,  // state: what the library became
     cushim_states,  // states: what each function became
     CUSHIM_SLOTS,  // slots: the stubs' slots, or null

@@ -8,7 +8,7 @@ use askama::Template;
 
 use super::{File, Provenance};
 use crate::diag::Error;
-use crate::ir::{Api, Fallback, Function};
+use crate::ir::{Api, Function};
 use crate::options::{Link, Options, Resolve, StreamMode};
 use crate::runtime;
 use crate::runtime::fields::{self, Field};
@@ -93,7 +93,7 @@ struct Source<'a> {
     /// `(row macro, define)` for each system some function needs.
     systems: Vec<(String, String)>,
     shims: Vec<Shim>,
-    texts: Vec<Text>,
+    statuses: Vec<StatusName>,
     /// The library's other headers, included where the system has them.
     optional: Vec<Optional>,
 }
@@ -222,8 +222,8 @@ impl CppLibrary {
             | Field::Functions
             | Field::Count
             | Field::Aliases
-            | Field::Texts
-            | Field::TextCount
+            | Field::Statuses
+            | Field::StatusCount
             | Field::State
             | Field::States
             | Field::Slots
@@ -337,8 +337,10 @@ impl fields::Values for CppInfo<'_> {
             Field::Functions => t.functions.into(),
             Field::Count => t.count.into(),
             Field::Aliases => format!("{prefix}_aliases"),
-            Field::Texts => format!("{prefix}_texts"),
-            Field::TextCount => format!("sizeof {prefix}_texts / sizeof {prefix}_texts[0] - 1"),
+            Field::Statuses => format!("{prefix}_statuses"),
+            Field::StatusCount => {
+                format!("sizeof {prefix}_statuses / sizeof {prefix}_statuses[0] - 1")
+            }
             Field::State => format!("&{prefix}_state"),
             Field::States => t.states.into(),
             Field::Slots => t.slots.into(),
@@ -531,10 +533,9 @@ struct Shim {
 }
 
 /// One status code for the driver-less `cuGetErrorName`/`cuGetErrorString`.
-struct Text {
+struct StatusName {
     value: i64,
     name: String,
-    text: String,
 }
 
 /// Renders the pair for `api`: `<stem>_shim.h` and `<stem>_shim.cpp`.
@@ -660,13 +661,12 @@ pub fn emit(
         }
     }
 
-    let texts = api
+    let statuses = api
         .status_codes
         .iter()
-        .map(|c| Text {
+        .map(|c| StatusName {
             value: c.value,
             name: c_string(&c.name),
-            text: c_string(&super::describe_status(c, library.success, options.docs)),
         })
         .collect();
 
@@ -783,7 +783,7 @@ pub fn emit(
             .collect(),
         table,
         shims,
-        texts,
+        statuses,
         optional,
     };
     let render = |what: &str, r: Result<String, askama::Error>| {
@@ -827,16 +827,14 @@ fn elsewhere_macro(define: &str) -> String {
 /// which keep C++ stubs.
 fn asm_answer(f: &Function, api: &Api, status_type: &str) -> Option<&'static str> {
     use crate::c::{Builtin, Type};
-    if let Some((kind, _, out)) = f.fallback_args() {
+    if let Some((_, out)) = f.fallback_args() {
         let status = f.returns_status(status_type) && api.library.parse.status_field.is_none();
-        return match (kind, out) {
-            (Fallback::ErrorName, None) => Some("name"),
-            (Fallback::ErrorString, None) => Some("text"),
-            (Fallback::ErrorName, Some(_)) => status.then_some("out_name"),
-            (Fallback::ErrorString, Some(_)) => status.then_some("out_text"),
+        return match out {
+            None => Some("name"),
+            Some(_) => status.then_some("out_name"),
         };
     }
-    if f.fallback.is_some() {
+    if f.fallback {
         return None;
     }
     if f.returns_status(status_type) {
@@ -857,22 +855,14 @@ fn absent(f: &Function, api: &Api, status_type: &str) -> String {
     let ret = &f.ret;
     let codes = api.codes;
     match f.fallback_args() {
-        Some((kind, code, out)) => {
-            let which = match kind {
-                Fallback::ErrorName => 0,
-                Fallback::ErrorString => 1,
-            };
-            match out {
-                Some(out) => format!(
-                    "static_cast<{ret}>(cushim_runtime_status_text(&cushim_this, static_cast<int>({}), {}, {which}) ? {} : {})",
-                    code.name, out.name, codes.success, codes.invalid_value
-                ),
-                None => format!(
-                    "cushim_runtime_returned_text(&cushim_this, static_cast<int>({}), {which})",
-                    code.name
-                ),
-            }
-        }
+        Some((code, Some(out))) => format!(
+            "static_cast<{ret}>(cushim_runtime_status_name(&cushim_this, static_cast<int>({}), {}) ? {} : {})",
+            code.name, out.name, codes.success, codes.invalid_value
+        ),
+        Some((code, None)) => format!(
+            "cushim_runtime_returned_name(&cushim_this, static_cast<int>({}))",
+            code.name
+        ),
         None if !f.returns_status(status_type) => format!("cushim::zero<{ret}>()"),
         // A status struct, made in the pair (`cushim_status`).
         None if api.library.parse.status_field.is_some() => "cushim_status(cushim_code)".into(),

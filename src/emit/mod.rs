@@ -9,7 +9,7 @@ pub mod rust;
 #[cfg(feature = "emit")]
 use crate::diag::Error;
 #[cfg(feature = "emit")]
-use crate::ir::{Api, StatusCode};
+use crate::ir::Api;
 #[cfg(feature = "emit")]
 use crate::version::Release;
 
@@ -34,27 +34,6 @@ pub struct Provenance {
     pub headers: Vec<String>,
     /// The command that regenerates the file. Example: `cushim generate --cuda 13.5`.
     pub command: String,
-}
-
-/// What the driver-less `cuGetErrorString` says of a status constant: its doc
-/// with `docs` (`--docs`), else its name made readable
-/// (`CUDA_ERROR_OUT_OF_MEMORY` → `out of memory`, `NVRTC_ERROR_INVALID_INPUT`
-/// → `invalid input`).
-#[cfg(feature = "emit")]
-pub(crate) fn describe_status(code: &StatusCode, success: &str, docs: bool) -> String {
-    if let Some(d) = code.doc.as_deref().filter(|_| docs) {
-        return d.to_string();
-    }
-    // The prefix all constants share is the success constant's, less
-    // `SUCCESS`: `CUDA_`, `NVRTC_`, `CUBLAS_STATUS_`.
-    let prefix = success.strip_suffix("SUCCESS").unwrap_or("");
-    let name = code.name.as_str();
-    let words = name.strip_prefix(prefix).unwrap_or(name);
-    let words = words.strip_prefix("ERROR_").unwrap_or(words);
-    if words == "SUCCESS" {
-        return "no error".into();
-    }
-    words.to_ascii_lowercase().replace('_', " ")
 }
 
 /// The status type the functions return (`CUresult` for `cuda.h`): the one

@@ -5,7 +5,7 @@ use askama::Template;
 
 use super::{File, Provenance};
 use crate::diag::Error;
-use crate::ir::{Api, Builtin, Enum, Fallback, Function, Type};
+use crate::ir::{Api, Builtin, Enum, Function, Type};
 use crate::options::{Derives, EnumStyle, Link, Options, Resolve, StreamMode};
 use crate::runtime;
 use crate::runtime::fields::{self, Field};
@@ -61,7 +61,7 @@ struct Module<'a> {
     link_name: &'static str,
     /// Example: `--link feature=linked`.
     link_mode: String,
-    texts: Vec<StatusText>,
+    statuses: Vec<StatusName>,
     /// `FUNCTIONS`' entries, each a function of one system with its `cfg`:
     /// `#[cfg(windows)] &__cushim_fn_cuWGLGetDevice`.
     function_list: Vec<String>,
@@ -194,8 +194,8 @@ impl fields::Values for RustInfo<'_> {
             | Field::Functions
             | Field::Count
             | Field::Aliases
-            | Field::Texts
-            | Field::TextCount
+            | Field::Statuses
+            | Field::StatusCount
             | Field::State
             | Field::States
             | Field::Slots
@@ -327,10 +327,9 @@ enum StatusShape {
 }
 
 /// One status constant as Rust literals: `1`, `c"CUDA_ERROR_INVALID_VALUE"`, `c"invalid value"`.
-struct StatusText {
+struct StatusName {
     code: i64,
     name: String,
-    text: String,
 }
 
 /// Everything one macro invocation needs, as Rust source fragments.
@@ -358,7 +357,8 @@ struct Shim {
     /// `status`: returns the status; `value`: returns a value (zero
     /// without the library); `answer`: a value with a fallback.
     returns: &'static str,
-    /// `error, pStr, Name` or `result, Text` for a driver-less fallback,
+    /// `name error, pStr` or `name result` for a status's text function
+    /// (it answers the status's C name without the library),
     /// `zero` for a value function, or empty.
     fallback: String,
     aliases: Vec<String>,
@@ -558,16 +558,12 @@ pub fn emit(
         },
         link_name: api.library.link_name,
         link_mode: options.link.name(),
-        texts: api
+        statuses: api
             .status_codes
             .iter()
-            .map(|c| StatusText {
+            .map(|c| StatusName {
                 code: c.value,
                 name: format!("c{:?}", c.name),
-                text: format!(
-                    "c{:?}",
-                    super::describe_status(c, api.library.success, options.docs)
-                ),
             })
             .collect(),
         function_list: api
@@ -814,23 +810,15 @@ fn shim(f: &Function, options: &Options, status_type: &str, renamed: bool) -> Sh
             .join(", "),
         returns: if f.returns_status(status_type) {
             "status"
-        } else if f.fallback.is_some() {
+        } else if f.fallback {
             "answer"
         } else {
             "value"
         },
         fallback: match f.fallback_args() {
             // The fallback's parameters are exactly `(code, out)` or `(code)`.
-            Some((kind, _, out)) => {
-                let which = match kind {
-                    Fallback::ErrorName => "Name",
-                    Fallback::ErrorString => "Text",
-                };
-                match out {
-                    Some(_) => format!("{}, {}, {which}", names[0], names[1]),
-                    None => format!("{}, {which}", names[0]),
-                }
-            }
+            Some((_, Some(_))) => format!("name {}, {}", names[0], names[1]),
+            Some((_, None)) => format!("name {}", names[0]),
             None if !f.returns_status(status_type) => "zero".into(),
             None => String::new(),
         },

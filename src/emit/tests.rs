@@ -4,7 +4,7 @@
 use super::{cpp, rust, Provenance};
 use crate::c::{Builtin, StatusCode, Type};
 use crate::diag::Origin;
-use crate::ir::{Api, Codes, Fallback, Function, Param, PerThread};
+use crate::ir::{Api, Codes, Function, Param, PerThread};
 use crate::library::DRIVER;
 use crate::options::{Options, Resolve, StreamMode};
 use crate::version::{CudaVersion, Release};
@@ -47,7 +47,7 @@ fn function(name: &str, symbol: &str, version: u32, params: Vec<Param>) -> Funct
             file: "api.h".into(),
             line: 7,
         },
-        fallback: None,
+        fallback: false,
         introduced: None,
         platform: None,
     }
@@ -82,7 +82,7 @@ fn api() -> Api {
             ),
         ],
     );
-    name.fallback = Some(Fallback::ErrorName);
+    name.fallback = true;
     let status_codes = vec![
         StatusCode {
             name: "CUDA_SUCCESS".into(),
@@ -241,7 +241,7 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
     assert!(source
         .contains(r#"{"cuMemcpyHtoD", "cuMemcpyHtoD_v2_ptds", nullptr, 7000u, -1, true, false},"#));
     assert!(source.contains(
-        "CUSHIM_FAST_STUB(out_name, CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_text(&cushim_this, static_cast<int>(error), pStr, 0) ? 0 : 1), CUSHIM_CHECKED)"
+        "CUSHIM_FAST_STUB(out_name, CUresult, cuGetErrorName, cuGetErrorName, cushim_row_cuGetErrorName, (CUresult error, const char **pStr), (error, pStr), static_cast<CUresult>(cushim_runtime_status_name(&cushim_this, static_cast<int>(error), pStr) ? 0 : 1), CUSHIM_CHECKED)"
     ));
     assert!(source.contains(
         "CUSHIM_FAST_STUB(code, CUresult, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_ptds, cushim_row_cuMemcpyHtoD_v2_ptds, (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount), static_cast<CUresult>(cushim_code), CUSHIM_UNCHECKED)"
@@ -251,7 +251,7 @@ fn cpp_rows_twins_fallbacks_and_settings_follow_the_ir() {
         "--resolve dlsym"
     );
     assert!(source.contains("        77,  // symbol not found: "));
-    assert!(source.contains(r#"{77, "CUDA_ERROR_NOT_FOUND", "not found"},"#));
+    assert!(source.contains(r#"{77, "CUDA_ERROR_NOT_FOUND"},"#));
     assert!(
         source.contains("        1,  // invalid value: "),
         "invalid value from the header"
@@ -291,7 +291,7 @@ fn a_function_that_returns_no_status_answers_zero_and_one_without_a_status_is_an
         module.contains("returns value, fallback [zero];"),
         "{module}"
     );
-    assert!(module.contains("returns status, fallback [error, pStr, Name];"));
+    assert!(module.contains("returns status, fallback [name error, pStr];"));
     assert!(cpp_text(&api, None).1.contains("cushim::zero<int>()"));
     // Without a status type named or shared, there is nothing to answer with.
     api.library.parse.status_type = "";
@@ -305,10 +305,12 @@ fn a_function_that_returns_no_status_answers_zero_and_one_without_a_status_is_an
     assert!(e.contains("hint:"), "{e}");
 }
 
+/// Without the library a status's text is its C name, in both languages:
+/// never the header's prose (`--docs`), which is not what the library says.
 #[test]
-fn header_prose_with_quotes_becomes_valid_c_strings() {
+fn a_status_text_is_its_c_name_even_with_docs() {
     let mut api = api();
-    api.status_codes[1].doc = Some("Said \"no\" \\ twice\nand\ttabbed ??= é".into());
+    api.status_codes[1].doc = Some("Said \"no\" twice".into());
     let options = Options {
         docs: true,
         ..Options::default()
@@ -317,10 +319,18 @@ fn header_prose_with_quotes_becomes_valid_c_strings() {
     assert!(
         files[1]
             .contents
-            .contains(r#"{1, "CUDA_ERROR_INVALID_VALUE", "Said \"no\" \\ twice\012and\011tabbed \?\?= \303\251"},"#),
+            .contains(r#"{1, "CUDA_ERROR_INVALID_VALUE"},"#),
         "{}",
         files[1].contents
     );
+    let module = rust_text(&api, true, StreamMode::Legacy);
+    assert!(
+        module.contains(r#"StatusName { code: 1, name: c"CUDA_ERROR_INVALID_VALUE" }"#),
+        "{module}"
+    );
+    for text in [&files[1].contents, &module] {
+        assert!(!text.contains("Said"), "{text}");
+    }
 }
 
 /// Every byte survives the trip through a C string literal and a real compiler.

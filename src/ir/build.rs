@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Api, Codes, Fallback, Function, Param, PerThread, Type, Variable};
+use super::{Api, Codes, Function, Param, PerThread, Type, Variable};
 use crate::diag::{Diagnostic, Error, Severity};
 use crate::library::{Library, Naming};
 use crate::parse::{Raw, RawFunction, RawTypedef};
@@ -374,8 +374,10 @@ fn release_suffix(symbol: &str) -> Option<CudaVersion> {
 /// library is absent, in either usual shape: the text through an out-string,
 /// `CUresult cuGetErrorName(CUresult, const char **)`, or returned,
 /// `const char *nvrtcGetErrorString(nvrtcResult)`.
-fn fallback(library: &Library, proc_name: &str, f: &RawFunction) -> Option<Fallback> {
-    let kind = library.fallback(proc_name)?;
+fn fallback(library: &Library, proc_name: &str, f: &RawFunction) -> bool {
+    if !library.is_fallback(proc_name) {
+        return false;
+    }
     let string = Type::Pointer {
         is_const: true,
         pointee: Box::new(Type::Builtin(crate::ir::Builtin::Char)),
@@ -385,11 +387,9 @@ fn fallback(library: &Library, proc_name: &str, f: &RawFunction) -> Option<Fallb
         pointee: Box::new(string.clone()),
     };
     match f.params.as_slice() {
-        [(_, code), (_, out)] if *code == f.ret && *out == out_string => Some(kind),
-        [(_, code)] if f.ret == string && code.named() == Some(library.parse.status_type) => {
-            Some(kind)
-        }
-        _ => None,
+        [(_, code), (_, out)] => *code == f.ret && *out == out_string,
+        [(_, code)] => f.ret == string && code.named() == Some(library.parse.status_type),
+        _ => false,
     }
 }
 

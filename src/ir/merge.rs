@@ -124,7 +124,7 @@ mod tests {
                 file: "cuda.h".into(),
                 line: 1,
             },
-            fallback: None,
+            fallback: false,
             introduced: None,
             platform: None,
         }

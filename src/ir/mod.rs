@@ -18,7 +18,6 @@ pub use crate::c::{Builtin, Enum, Shape, StatusCode, Type};
 pub use build::build;
 
 use crate::diag::{Diagnostic, Origin};
-pub use crate::library::Fallback;
 use crate::library::Library;
 use crate::version::{CudaVersion, Release};
 
@@ -170,9 +169,11 @@ pub struct Function {
     pub deprecated: bool,
     /// Where the declaration was written. Example: `cuda.h:4711`.
     pub origin: Origin,
-    /// What the drop-in layer answers when the driver is absent, beyond an error code.
-    /// Example: `Some(ErrorName)` for `cuGetErrorName`.
-    pub fallback: Option<Fallback>,
+    /// Whether it is one of the status's text functions, which answer
+    /// without the library: the status constant's C name
+    /// ([`Library::fallbacks`]). Example: `true` for `cuGetErrorName`.
+    #[cfg_attr(feature = "emit", nserde(default))]
+    pub fallback: bool,
     /// In a merged module, the first release that declared this variant. Example: `Some(11.8)`.
     pub introduced: Option<CudaVersion>,
     /// The only system that has it, as a `cfg` name. Example: `Some("windows")`
@@ -201,13 +202,13 @@ pub struct Param {
 }
 
 impl Function {
-    /// The fallback with its status parameter and its out-string (`None`
-    /// when the text is returned), when the function answers without the
-    /// library. Example: `cuGetErrorName`, `nvrtcGetErrorString`.
-    pub fn fallback_args(&self) -> Option<(Fallback, &Param, Option<&Param>)> {
+    /// The fallback's status parameter and its out-string (`None` when the
+    /// text is returned), when the function answers without the library.
+    /// Example: `cuGetErrorName`, `nvrtcGetErrorString`.
+    pub fn fallback_args(&self) -> Option<(&Param, Option<&Param>)> {
         match (self.fallback, self.params.as_slice()) {
-            (Some(kind), [code, out]) => Some((kind, code, Some(out))),
-            (Some(kind), [code]) => Some((kind, code, None)),
+            (true, [code, out]) => Some((code, Some(out))),
+            (true, [code]) => Some((code, None)),
             _ => None,
         }
     }

@@ -2,8 +2,8 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words, BFLOAT16, HALF, RUNTIME_API, TYPES,
+    Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search, VersionFunction,
+    VersionQuery, Words, BFLOAT16, HALF, RUNTIME_API, TYPES,
 };
 
 /// cuBLAS's and cuBLASLt's status constants: no code says "library not
@@ -73,10 +73,7 @@ pub const CUBLAS: Library = Library {
     flag_word: "flags",
     success: "CUBLAS_STATUS_SUCCESS",
     codes: CUBLAS_CODES,
-    fallbacks: &[
-        ("cublasGetStatusName", Fallback::ErrorName),
-        ("cublasGetStatusString", Fallback::ErrorString),
-    ],
+    fallbacks: &["cublasGetStatusName", "cublasGetStatusString"],
     names: Names {
         unix: &["libcublas.so.{major}"],
         windows: &["cublas64_{major}.dll"],

@@ -2,9 +2,7 @@
 //! [`super::LIBRARIES`].
 
 use super::cublas::CUBLAS;
-use super::{
-    Fallback, Header, Library, Names, ParseSettings, VersionFunction, VersionQuery, Words,
-};
+use super::{Header, Library, Names, ParseSettings, VersionFunction, VersionQuery, Words};
 
 /// cuBLASLt: `cublasLt.h`, which includes `cublas_api.h` for its types (only
 /// `cublasLt.h`'s own declarations are its functions), from the same wheels
@@ -18,10 +16,7 @@ pub const CUBLASLT: Library = Library {
         needs: &["nv/target"],
         optional: false,
     }],
-    fallbacks: &[
-        ("cublasLtGetStatusName", Fallback::ErrorName),
-        ("cublasLtGetStatusString", Fallback::ErrorString),
-    ],
+    fallbacks: &["cublasLtGetStatusName", "cublasLtGetStatusString"],
     names: Names {
         unix: &["libcublasLt.so.{major}"],
         windows: &["cublasLt64_{major}.dll"],

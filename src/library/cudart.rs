@@ -2,7 +2,7 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words, RUNTIME_API,
 };
 
@@ -69,10 +69,7 @@ pub const CUDART: Library = Library {
             otherwise: None,
         },
     },
-    fallbacks: &[
-        ("cudaGetErrorName", Fallback::ErrorName),
-        ("cudaGetErrorString", Fallback::ErrorString),
-    ],
+    fallbacks: &["cudaGetErrorName", "cudaGetErrorString"],
     names: Names {
         unix: &["libcudart.so.{major}"],
         windows: &["cudart64_{major}.dll"],

@@ -2,8 +2,8 @@
 //! and one line of [`super::LIBRARIES`].
 
 use super::{
-    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words, RUNTIME_API, TYPES,
+    Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search, VersionFunction,
+    VersionQuery, Words, RUNTIME_API, TYPES,
 };
 
 /// What cuDNN answers when it is not initialized, in every release of 9.
@@ -73,7 +73,7 @@ pub const CUDNN: Library = Library {
             otherwise: None,
         },
     },
-    fallbacks: &[("cudnnGetErrorString", Fallback::ErrorString)],
+    fallbacks: &["cudnnGetErrorString"],
     names: Names {
         unix: &["libcudnn.so.9"],
         windows: &["cudnn64_9.dll"],

@@ -2,7 +2,7 @@
 //! one line of [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words, RUNTIME_API,
 };
 
@@ -79,10 +79,7 @@ pub const CUPTI: Library = Library {
             otherwise: None,
         },
     },
-    fallbacks: &[
-        ("cuptiGetResultString", Fallback::ErrorName),
-        ("cuptiGetErrorMessage", Fallback::ErrorString),
-    ],
+    fallbacks: &["cuptiGetResultString", "cuptiGetErrorMessage"],
     names: Names {
         unix: &["libcupti.so.{major}"],
         windows: &["cupti64_{major}.dll"],

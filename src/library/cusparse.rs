@@ -2,7 +2,7 @@
 //! one line of [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words, HALF, RUNTIME_API, TYPES,
 };
 
@@ -63,10 +63,7 @@ pub const CUSPARSE: Library = Library {
             otherwise: None,
         },
     },
-    fallbacks: &[
-        ("cusparseGetErrorName", Fallback::ErrorName),
-        ("cusparseGetErrorString", Fallback::ErrorString),
-    ],
+    fallbacks: &["cusparseGetErrorName", "cusparseGetErrorString"],
     names: Names {
         unix: &["libcusparse.so.{major}"],
         windows: &["cusparse64_{major}.dll"],

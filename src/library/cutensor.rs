@@ -2,7 +2,7 @@
 //! and one line of [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words, RUNTIME, RUNTIME_API,
 };
 
@@ -67,7 +67,7 @@ pub const CUTENSOR: Library = Library {
             otherwise: None,
         },
     },
-    fallbacks: &[("cutensorGetErrorString", Fallback::ErrorString)],
+    fallbacks: &["cutensorGetErrorString"],
     names: Names {
         unix: &["libcutensor.so.2"],
         windows: &["cutensor.dll"],

@@ -2,8 +2,8 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search, VersionFunction,
+    VersionQuery, Words,
 };
 
 /// The CUDA driver API: `cuda.h` with its PFN table `cudaTypedefs.h`, the
@@ -88,10 +88,7 @@ pub const DRIVER: Library = Library {
         },
     },
     flag_word: "flags",
-    fallbacks: &[
-        ("cuGetErrorName", Fallback::ErrorName),
-        ("cuGetErrorString", Fallback::ErrorString),
-    ],
+    fallbacks: &["cuGetErrorName", "cuGetErrorString"],
     names: Names {
         unix: &["libcuda.so.1"],
         windows: &["nvcuda.dll"],

@@ -83,16 +83,6 @@ impl LoaderCodes {
     }
 }
 
-/// Functions that keep answering without the library, from the status enum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
-pub enum Fallback {
-    /// `cuGetErrorName(code, &str)`: the constant's name.
-    ErrorName,
-    /// `cuGetErrorString(code, &str)`: a description of the constant.
-    ErrorString,
-}
-
 /// How the headers are parsed: one plain parse, plus one per define below.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseSettings {
@@ -348,8 +338,12 @@ pub struct Library {
     /// typedef of it: such enums get the bit operators. Example: `flags`
     /// (`CUctx_flags_enum`, `CUgraphicsRegisterFlags_enum`).
     pub flag_word: &'static str,
-    /// Functions that answer without the library, by their `cuGetProcAddress` name.
-    pub fallbacks: &'static [(&'static str, Fallback)],
+    /// The status's text functions, by their `cuGetProcAddress` name: without
+    /// the library each answers the status constant's exact C name, as the
+    /// header spells it (never a description, which only the library knows;
+    /// NVRTC's own texts are those names). Example: `cuGetErrorName`,
+    /// `cuGetErrorString`.
+    pub fallbacks: &'static [&'static str],
     /// Library file names per system, `{major}` standing for the header's
     /// (CUDA's) major.
     pub names: Names,
@@ -577,12 +571,10 @@ impl Library {
                 .any(|n| n.contains("{major}"))
     }
 
-    /// The fallback of the function with this `cuGetProcAddress` name, if any.
-    pub fn fallback(&self, proc_name: &str) -> Option<Fallback> {
-        self.fallbacks
-            .iter()
-            .find(|(n, _)| *n == proc_name)
-            .map(|(_, f)| *f)
+    /// Whether the function with this `cuGetProcAddress` name is one of
+    /// the status's text functions ([`Library::fallbacks`]).
+    pub fn is_fallback(&self, proc_name: &str) -> bool {
+        self.fallbacks.contains(&proc_name)
     }
 
     /// The main header. Example: `cuda.h`.

@@ -2,8 +2,8 @@
 //! library, and one line of [`super::LIBRARIES`].
 
 use super::{
-    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words, BFLOAT16, FP8, HALF, RUNTIME, RUNTIME_API,
+    Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search, VersionFunction,
+    VersionQuery, Words, BFLOAT16, FP8, HALF, RUNTIME, RUNTIME_API,
 };
 
 /// NCCL's status for a call that never reached it: `ncclSystemError` ("a
@@ -51,7 +51,7 @@ pub const NCCL: Library = Library {
             otherwise: None,
         },
     ),
-    fallbacks: &[("ncclGetErrorString", Fallback::ErrorString)],
+    fallbacks: &["ncclGetErrorString"],
     names: Names {
         unix: &["libnccl.so.2"],
         windows: &[],

@@ -2,8 +2,8 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words,
+    Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search, VersionFunction,
+    VersionQuery, Words,
 };
 
 /// NVML, the management library: `nvml.h` from the header-only
@@ -59,7 +59,7 @@ pub const NVML: Library = Library {
             otherwise: None,
         },
     },
-    fallbacks: &[("nvmlErrorString", Fallback::ErrorString)],
+    fallbacks: &["nvmlErrorString"],
     names: Names {
         unix: &["libnvidia-ml.so.1"],
         windows: &["nvml.dll"],

@@ -2,7 +2,7 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Fallback, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words,
 };
 
@@ -37,7 +37,7 @@ pub const NVRTC: Library = Library {
             otherwise: None,
         },
     ),
-    fallbacks: &[("nvrtcGetErrorString", Fallback::ErrorString)],
+    fallbacks: &["nvrtcGetErrorString"],
     names: Names {
         unix: &["libnvrtc.so.{major}"],
         windows: &["nvrtc64_{major}0_0.dll"],

@@ -71,8 +71,8 @@ fields! {
     Functions: -, functions, "the function table";
     Count: -, count, "its rows";
     Aliases: -, aliases, "the other C names of its functions";
-    Texts: -, texts, "its status constants, for the functions that answer without it";
-    TextCount: -, text_count, "how many";
+    Statuses: -, statuses, "its status constants' C names, for the functions that answer without it";
+    StatusCount: -, status_count, "how many";
     State: -, state, "what the library became";
     States: -, states, "what each function became";
     Slots: -, slots, "the stubs' slots, or null";

@@ -60,8 +60,8 @@ impl loader::Module for Module {
     fn library() -> &'static loader::Library {
         &CUSHIM_LIBRARY
     }
-    fn status_texts() -> &'static [loader::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [loader::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     fn functions() -> &'static [&'static loader::Function] {
         FUNCTIONS
@@ -71,16 +71,14 @@ impl loader::Module for Module {
 type Error = loader::Error<Module>;
 struct Api;
 
-static CUSHIM_STATUS_TEXTS: &[loader::private::StatusText] = &[
-    loader::private::StatusText {
+static CUSHIM_STATUS_NAMES: &[loader::private::StatusName] = &[
+    loader::private::StatusName {
         code: 0,
         name: c"CUDA_SUCCESS",
-        text: c"no error",
     },
-    loader::private::StatusText {
+    loader::private::StatusName {
         code: 1,
         name: c"CUDA_ERROR_INVALID_VALUE",
-        text: c"invalid value",
     },
 ];
 static FUNCTIONS: &[&loader::Function] = &[
@@ -115,7 +113,7 @@ cushim_shim! {
     attrs [];
     static __cushim_fn_cuGetErrorName, export c"cuGetErrorName", name "cuGetErrorName", proc c"cuGetErrorName", version 6000, since 0, per_thread [];
     link [cuGetErrorName];
-    returns status, fallback [error, pStr, Name];
+    returns status, fallback [name error, pStr];
     aliases [];
 }
 
@@ -124,7 +122,7 @@ cushim_shim! {
     attrs [];
     static __cushim_fn_cuGetErrorString, export c"cuGetErrorString", name "cuGetErrorString", proc c"cuGetErrorString", version 6000, since 0, per_thread [];
     link [cuGetErrorString];
-    returns status, fallback [error, pStr, Text];
+    returns status, fallback [name error, pStr];
     aliases [];
 }
 
@@ -135,7 +133,7 @@ cushim_shim! {
     attrs [];
     static __cushim_fn_cuStatusText, export c"cuStatusText", name "cuStatusText", proc c"cuStatusText", version 0, since 0, per_thread [];
     link [cuStatusText];
-    returns answer, fallback [error, Text];
+    returns answer, fallback [name error];
     aliases [];
 }
 
@@ -186,10 +184,11 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         "a function is found by its aliases too"
     );
     // Without a library, a function returning its status's text answers
-    // from the header's enum (never NULL), and one returning a value zero.
+    // the constant's C name from the header's enum (never NULL), and one
+    // returning a value zero.
     // SAFETY: the answers are static C strings.
     let text = |code: u32| unsafe { std::ffi::CStr::from_ptr(cuStatusText(TestResult(code))) };
-    assert_eq!(text(1), c"invalid value");
+    assert_eq!(text(1), c"CUDA_ERROR_INVALID_VALUE");
     assert_eq!(text(777), c"unrecognized status");
     // SAFETY: as above.
     assert!(unsafe { Api::cuStatusText(TestResult(1)) }.is_ok());
@@ -201,18 +200,19 @@ fn without_a_library_the_shim_answers_the_description_code_and_loads_once() {
         matches!(typed, Err(Error::Load(LoadError::LibraryNotFound { .. }))),
         "{typed:?}"
     );
-    // Without a library the fallback still names status values, as in C++.
+    // Without a library the fallbacks still name status values, as in C++:
+    // the name and the text function alike answer the C name.
+    for function in [cuGetErrorName, cuGetErrorString] {
+        let mut name: *const std::ffi::c_char = std::ptr::null();
+        // SAFETY: a valid out-pointer.
+        assert_eq!(unsafe { function(TestResult(1), &mut name) }, TestResult(0));
+        // SAFETY: the fallback stored a static C string.
+        assert_eq!(
+            unsafe { std::ffi::CStr::from_ptr(name) },
+            c"CUDA_ERROR_INVALID_VALUE"
+        );
+    }
     let mut name: *const std::ffi::c_char = std::ptr::null();
-    // SAFETY: a valid out-pointer.
-    assert_eq!(
-        unsafe { cuGetErrorName(TestResult(1), &mut name) },
-        TestResult(0)
-    );
-    // SAFETY: the fallback stored a static C string.
-    assert_eq!(
-        unsafe { std::ffi::CStr::from_ptr(name) },
-        c"CUDA_ERROR_INVALID_VALUE"
-    );
     // SAFETY: as above.
     assert_eq!(
         unsafe { cuGetErrorName(TestResult(777), &mut name) },
@@ -428,9 +428,9 @@ impl super::fields::Values for CppDriver {
             ),
             Field::Driver => "&driver".into(),
             Field::Functions => "functions".into(),
-            Field::Count | Field::TextCount => "1".into(),
+            Field::Count | Field::StatusCount => "1".into(),
             Field::Aliases => "aliases".into(),
-            Field::Texts => "texts".into(),
+            Field::Statuses => "statuses".into(),
             Field::State => "&state".into(),
             Field::States => "states".into(),
             Field::Slots => "cushim_table::slots".into(),
@@ -469,7 +469,7 @@ fn build_cpp_runtime_program() -> PathBuf {
     source.push_str(
         "const cushim::Function functions[] = {{\"cuInit\", \"cuInit\", \"cuInit\", 2000u, -1, false, false}};\n\
          const cushim::Alias aliases[] = {{\"cuInitAlias\", \"cuInit\"}, {nullptr, nullptr}};\n\
-         const cushim::StatusText texts[] = {{0, \"CUDA_SUCCESS\", \"no error\"}};\n\
+         const cushim::StatusName statuses[] = {{0, \"CUDA_SUCCESS\"}};\n\
          cushim::Library state;\ncushim::FunctionState states[1];\nthread_local cushim::Thread thread_state;\n\
          cushim::Thread *thread() { return &thread_state; }\n\
          struct cushim_table { static void *slots[1]; };\n#define CUSHIM_SLOTS cushim_table::slots\n",

@@ -95,8 +95,8 @@ const char *const cushim_stream_off[] = { {{- d.stream_off }}nullptr};
 const cushim::Alias cushim_runtime_aliases[] = {
     {nullptr, nullptr},
 };
-const cushim::StatusText cushim_runtime_texts[] = {
-    {0, nullptr, nullptr},
+const cushim::StatusName cushim_runtime_statuses[] = {
+    {0, nullptr},
 };
 cushim::Library cushim_runtime_state = {};
 thread_local cushim::Thread cushim_runtime_thread_state;
@@ -155,11 +155,11 @@ const cushim::Alias cushim_aliases[] = {
 {% else -%}
 // The constants of {{ status_type }}, for the answers that need no library.
 {% endif -%}
-const cushim::StatusText cushim_texts[] = {
-{%- for t in texts %}
-    { {{- t.value }}, {{ t.name }}, {{ t.text }}},
+const cushim::StatusName cushim_statuses[] = {
+{%- for s in statuses %}
+    { {{- s.value }}, {{ s.name }}},
 {%- endfor %}
-    {0, nullptr, nullptr},
+    {0, nullptr},
 };
 
 constexpr std::size_t cushim_count = sizeof cushim_functions / sizeof cushim_functions[0];

@@ -66,8 +66,8 @@ impl cushim_runtime::Module for Module {
         &CUSHIM_LIBRARY
     }
     #[inline]
-    fn status_texts() -> &'static [cushim_runtime::private::StatusText] {
-        CUSHIM_STATUS_TEXTS
+    fn status_names() -> &'static [cushim_runtime::private::StatusName] {
+        CUSHIM_STATUS_NAMES
     }
     #[inline]
     fn functions() -> &'static [&'static cushim_runtime::Function] {
@@ -231,13 +231,13 @@ pub fn stream_mode_warning() -> Option<String> {
 }
 {%- endif %}
 
-/// The status constants: names for messages, and the answers of the
+/// The status constants' C names: for messages, and the answers of the
 /// functions that work without the library.
 #[allow(dead_code, clippy::unreadable_literal)]
 #[rustfmt::skip]
-static CUSHIM_STATUS_TEXTS: &[cushim_runtime::private::StatusText] = &[
-{%- for t in texts %}
-    cushim_runtime::private::StatusText { code: {{ t.code }}, name: {{ t.name }}, text: {{ t.text }} },
+static CUSHIM_STATUS_NAMES: &[cushim_runtime::private::StatusName] = &[
+{%- for s in statuses %}
+    cushim_runtime::private::StatusName { code: {{ s.code }}, name: {{ s.name }} },
 {%- endfor %}
 ];
 

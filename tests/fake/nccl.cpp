@@ -22,4 +22,5 @@ static void nccl_present() {
 static void nccl_absent() {
     int version = 0;
     std::printf("nccl: ncclGetVersion code %d\n", static_cast<int>(ncclGetVersion(&version)));
+    std::printf("nccl: ncclGetErrorString(2) = %s\n", ncclGetErrorString(ncclSystemError));
 }

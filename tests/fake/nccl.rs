@@ -32,8 +32,10 @@ pub fn present() {
     unsafe { nccl::Api::ncclCommDestroy(comm) }.expect("ncclCommDestroy after a missing function");
 }
 
-/// No library: its own not-found code.
+/// No library: its own not-found code, and a status's text from the header.
 pub fn absent() {
     let mut version = 0;
     println!("nccl: ncclGetVersion code {}", unsafe { nccl::ncclGetVersion(&raw mut version) }.0);
+    let text = unsafe { std::ffi::CStr::from_ptr(nccl::ncclGetErrorString(nccl::ncclResult_t::ncclSystemError)) };
+    println!("nccl: ncclGetErrorString(2) = {}", text.to_string_lossy());
 }

@@ -22,6 +22,6 @@ static void nvrtc_absent() {
     nvrtcProgram prog = nullptr;
     std::printf("nvrtc: nvrtcCreateProgram code %d\n",
                 static_cast<int>(nvrtcCreateProgram(&prog, "k", "k.cu", 0, nullptr, nullptr)));
-    std::printf("nvrtc: nvrtcGetErrorString(3) = %s\n", nvrtcGetErrorString(NVRTC_ERROR_INVALID_INPUT));
+    std::printf("nvrtc: nvrtcGetErrorString(6) = %s\n", nvrtcGetErrorString(NVRTC_ERROR_COMPILATION));
     std::printf("nvrtc: nvrtcGetErrorString(12345) = %s\n", nvrtcGetErrorString(static_cast<nvrtcResult>(12345)));
 }

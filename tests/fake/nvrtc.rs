@@ -40,6 +40,6 @@ pub fn absent() {
         let p: *const c_char = unsafe { nvrtc::nvrtcGetErrorString(nvrtc::nvrtcResult(code)) };
         unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
     };
-    println!("nvrtc: nvrtcGetErrorString(3) = {}", text(3));
+    println!("nvrtc: nvrtcGetErrorString(6) = {}", text(6));
     println!("nvrtc: nvrtcGetErrorString(12345) = {}", text(12345));
 }

@@ -565,7 +565,7 @@ fn error_texts_without_a_driver() {
     );
     assert_eq!(
         text(cuda::cuGetErrorString, CUresult::CUDA_ERROR_OUT_OF_MEMORY),
-        (CUresult::CUDA_SUCCESS, Some("out of memory".into()))
+        (CUresult::CUDA_SUCCESS, Some("CUDA_ERROR_OUT_OF_MEMORY".into()))
     );
     assert_eq!(
         text(cuda::cuGetErrorName, CUresult(123456)),

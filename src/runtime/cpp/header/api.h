@@ -1,6 +1,6 @@
 // The runtime's shape; a pair takes its address, so a pair and a runtime of
 // other shapes fail to link instead of misreading each other.
-#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_9
+#define CUSHIM_RUNTIME_ABI cushim_runtime_abi_10
 
 extern "C" {
 
@@ -28,12 +28,11 @@ int cushim_runtime_set_stream_mode(const cushim::LibraryInfo *library, int per_t
 int cushim_runtime_stream_mode(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 const char *cushim_runtime_stream_mode_warning(const cushim::LibraryInfo *library) CUSHIM_HIDDEN;
 
-// Stores the name (`which` 0) or text (1) of status `code` in `*out`; 1 when
-// the code is known, else 0 (and `*out` null).
-int cushim_runtime_status_text(const cushim::LibraryInfo *library, int code, const char **out,
-                               int which) CUSHIM_HIDDEN;
-// The name or text of `code`, never null.
-const char *cushim_runtime_returned_text(const cushim::LibraryInfo *library, int code, int which) CUSHIM_HIDDEN;
+// Stores the C name of status `code` in `*out`; 1 when the code is known,
+// else 0 (and `*out` null).
+int cushim_runtime_status_name(const cushim::LibraryInfo *library, int code, const char **out) CUSHIM_HIDDEN;
+// The C name of `code`, never null.
+const char *cushim_runtime_returned_name(const cushim::LibraryInfo *library, int code) CUSHIM_HIDDEN;
 // What an assembly stub returns when its binding failed, in the integer
 // return register: by `answer` (CUSHIM_ANSWER_*), the runtime's `code`, zero,
 // or a fallback's answer from the call's first two integer arguments

@@ -13,14 +13,12 @@
 
 // What an assembly stub answers without the library (its ANSWER), which its
 // thunk adds to the slot's address (aligned to 8) for the binder: the
-// runtime's code, zero, the returned name or text of the status in the first
-// argument (nvrtcGetErrorString), or that name or text stored through the
-// second argument with the success or invalid-value code
-// (cuGetErrorString). cushim_runtime_answer reads the same numbers.
+// runtime's code, zero, the returned C name of the status in the first
+// argument (nvrtcGetErrorString), or that name stored through the second
+// argument with the success or invalid-value code (cuGetErrorString).
+// cushim_runtime_answer reads the same numbers.
 #define CUSHIM_ANSWER_code 0
 #define CUSHIM_ANSWER_zero 1
 #define CUSHIM_ANSWER_name 2
-#define CUSHIM_ANSWER_text 3
-#define CUSHIM_ANSWER_out_name 4
-#define CUSHIM_ANSWER_out_text 5
+#define CUSHIM_ANSWER_out_name 3
 

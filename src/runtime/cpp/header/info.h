@@ -81,10 +81,9 @@ struct Alias {
 
 // One constant of the status type, for the functions that name a status
 // without the library (cuGetErrorName, nvrtcGetErrorString).
-struct StatusText {
+struct StatusName {
     int code;
     const char *name;
-    const char *text;
 };
 
 // The codes of the library's status type that a stub answers with (the
@@ -205,8 +204,8 @@ struct LibraryInfo {
     const Function *functions;
     std::size_t count;
     const Alias *aliases;
-    const StatusText *texts;
-    std::size_t text_count;
+    const StatusName *statuses;
+    std::size_t status_count;
     Library *state;
     FunctionState *states;
     void **slots;                        // the stubs' slots, or null (the linked mode has no stubs)

@@ -38,7 +38,7 @@
 #define CUSHIM_PRINTF(f, a)
 #endif
 
-extern "C" const int CUSHIM_RUNTIME_ABI = 9;
+extern "C" const int CUSHIM_RUNTIME_ABI = 10;
 
 namespace {
 
