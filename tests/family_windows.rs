@@ -363,37 +363,16 @@ fn rust_program(dir: &Path) -> PathBuf {
     )
     .unwrap();
     // Wine 8 lacks the DLL that Rust's standard library takes its random numbers from.
-    run_ok(
-        Command::new("x86_64-w64-mingw32-gcc")
-            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
-            .arg(dir.join("bcryptprimitives.dll"))
-            .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
-            .arg("-ladvapi32"),
-    );
+    common::wine_bcryptprimitives(dir);
     exe
-}
-
-/// `path` as Wine names it: `Z:\...`.
-fn windows(path: &Path) -> String {
-    format!("Z:{}", path.display()).replace('/', "\\")
 }
 
 /// Runs `exe SCENARIO LIB...` under Wine with only `env` of the CUDA
 /// variables; asserts it printed `ok: SCENARIO`. Returns its output, one
 /// line per `\n`.
 fn wine(dir: &Path, exe: &Path, args: &[&str], env: &[(String, String)]) -> String {
-    let mut cmd = Command::new("wine");
-    cmd.arg(exe)
-        .args(args)
-        .current_dir(dir)
-        .env("WINEPREFIX", dir.join("wine-prefix"))
-        .env("WINEDEBUG", "-all");
-    for (library, _) in libraries() {
-        cmd.env_remove(library.words.override_var);
-    }
-    for var in ["CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "CONDA_PREFIX"] {
-        cmd.env_remove(var);
-    }
+    let mut cmd = common::wine(dir, exe);
+    cmd.args(args).current_dir(dir);
     cmd.envs(env.iter().map(|(k, v)| (k, v)));
     let out = run_ok(&mut cmd).replace('\r', "");
     assert!(out.contains(&format!("ok: {}", args[0])), "{out}");
@@ -413,7 +392,7 @@ fn install_fakes(dir: &Path, on_windows: &[&'static Library]) -> Installed {
     let toolkit = dir.join("toolkit");
     let bin = toolkit.join("bin");
     let system = dir.join("system");
-    let mut env = vec![("CUDA_PATH".to_string(), windows(&toolkit))];
+    let mut env = vec![("CUDA_PATH".to_string(), common::wine_path(&toolkit))];
     let mut expected = Vec::new();
     let mut pending = on_windows.to_vec();
     while !pending.is_empty() {
@@ -430,9 +409,12 @@ fn install_fakes(dir: &Path, on_windows: &[&'static Library]) -> Installed {
             std::fs::create_dir_all(place).unwrap();
             let dll = fake(library, place);
             if place == &system {
-                env.push((library.words.override_var.to_string(), windows(&dll)));
+                env.push((
+                    library.words.override_var.to_string(),
+                    common::wine_path(&dll),
+                ));
             }
-            expected.push((library.name, windows(&dll)));
+            expected.push((library.name, common::wine_path(&dll)));
             false
         });
         assert!(
@@ -480,14 +462,7 @@ fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
         let rust = s.spawn(|| rust_program(&dir));
         let fakes = s.spawn(|| install_fakes(&dir, &on_windows));
         // The Wine prefix, which takes seconds to create.
-        s.spawn(|| {
-            run_ok(
-                Command::new("wine")
-                    .args(["wineboot", "--init"])
-                    .env("WINEPREFIX", dir.join("wine-prefix"))
-                    .env("WINEDEBUG", "-all"),
-            )
-        });
+        s.spawn(|| common::wine_prefix(&dir));
         let cpp = program(&dir);
         (cpp, rust.join().unwrap(), fakes.join().unwrap())
     });

@@ -29,3 +29,4 @@ mod real_wheels;
 mod scenarios;
 mod snapshots;
 mod windows;
+mod windows_search;

@@ -24,46 +24,13 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
         );
         return;
     }
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let target_dir = common::nested_target();
-    run_ok(
-        Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "--locked",
-                "--target",
-                TARGET,
-                "--manifest-path",
-            ])
-            .arg(root().join("tests/windows-consumer/Cargo.toml"))
-            .arg("--target-dir")
-            .arg(&target_dir)
-            .env(
-                "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER",
-                "x86_64-w64-mingw32-gcc",
-            )
-            .env_remove("RUSTFLAGS"),
-    );
     let dir = scratch("rust-windows");
     // Its wine prefix weighs 0.7 GB.
     let _removed = common::RemovedAfter(dir.clone());
     let exe = dir.join("program.exe");
-    std::fs::copy(
-        target_dir
-            .join(TARGET)
-            .join("debug/cushim-windows-consumer.exe"),
-        &exe,
-    )
-    .unwrap();
+    std::fs::copy(common::windows_consumer(), &exe).unwrap();
     // Wine 8 lacks the DLL that Rust's standard library takes its random numbers from.
-    run_ok(
-        Command::new("x86_64-w64-mingw32-gcc")
-            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
-            .arg(dir.join("bcryptprimitives.dll"))
-            .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
-            .arg("-ladvapi32"),
-    );
+    common::wine_bcryptprimitives(&dir);
     // The fake NVRTC as a pip wheel's DLL, reporting 13.1.
     let wheel = dir.join("venv/Lib/site-packages/nvidia/cu13/bin/x86_64");
     std::fs::create_dir_all(&wheel).unwrap();
@@ -73,7 +40,7 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
             .arg(wheel.join("nvrtc64_130_0.dll"))
             .arg(root().join("tests/fake/libnvrtc.c")),
     );
-    let venv = format!("Z:{}", dir.join("venv").display()).replace('/', "\\");
+    let venv = common::wine_path(&dir.join("venv"));
     let out = common::run_beside_planted_dlls(&dir, &exe, &[("VIRTUAL_ENV", venv.clone())]);
     assert!(
         out.contains(&format!(
@@ -127,12 +94,9 @@ fn the_rust_loader_on_windows_never_loads_a_planted_dll() {
         let wheel = venv.join("Lib/site-packages/nvidia/cu13/bin/x86_64");
         std::fs::create_dir_all(&wheel).unwrap();
         std::fs::write(wheel.join("nvrtc64_130_0.dll"), bytes).unwrap();
-        let venv = format!("Z:{}", venv.display()).replace('/', "\\");
-        let out = Command::new("wine")
-            .arg(&exe)
+        let venv = common::wine_path(&venv);
+        let out = common::wine(&dir, &exe)
             .current_dir(dir.join("cwd"))
-            .env("WINEPREFIX", dir.join("wine-prefix"))
-            .env("WINEDEBUG", "-all")
             .env("VIRTUAL_ENV", &venv)
             .output()
             .unwrap();

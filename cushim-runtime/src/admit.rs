@@ -26,16 +26,17 @@ pub(crate) fn check_existing(path: &Path) -> Result<(), String> {
 
 /// Why a candidate in `environment`, found above the executable, may not be
 /// used, for [`Attempt::error`].
-#[cfg(unix)]
+#[cfg(any(unix, windows))]
 pub(crate) fn refuse_environment(environment: &Path, path: &Path) -> Result<(), String> {
     crate::trust::environment_above(environment, path).map_err(|why| {
         format!(
-            "not used: {why}, but a Python environment above the program is searched only if root or this user alone can write it, its marker and every directory down to the library and to the program (remove the others' write access, or name the environment with VIRTUAL_ENV or CONDA_PREFIX)"
+            "not used: {why}, but a Python environment above the program is searched only if {} alone can write it, its marker and every directory down to the library and to the program (remove the others' write access, or name the environment with VIRTUAL_ENV or CONDA_PREFIX)",
+            crate::trust::WHO
         )
     })
 }
 
-#[cfg(not(unix))]
+#[cfg(not(any(unix, windows)))]
 pub(crate) fn refuse_environment(environment: &Path, _: &Path) -> Result<(), String> {
     Err(format!(
         "not used: `{}` was found above the program, which is not searched on this system",

@@ -54,9 +54,10 @@ pub enum Candidate {
     Path(PathBuf),
     /// An absolute path in a Python environment found above the executable
     /// (no variable named it): opened only if, besides, nobody but root and
-    /// this user can write the environment, its marker, or any directory
-    /// from it down to the file and to the executable (OpenSSH's `StrictModes`
-    /// rule). Unix only.
+    /// this user (on Windows: this user, SYSTEM, Administrators and
+    /// `TrustedInstaller`, as owners and ACLs tell) can write the environment,
+    /// its marker, or any directory from it down to the file and to the
+    /// executable (OpenSSH's `StrictModes` rule).
     AboveProgram {
         /// The library. Example: `/opt/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libnvrtc.so.13`.
         path: PathBuf,
@@ -186,6 +187,8 @@ const FAMILY: &str = "family";
 /// `LD_LIBRARY_PATH`, the loader cache and the default directories; on
 /// Windows the system directory.
 const SYSTEM: &str = "system loader";
+/// The step that looks in the Python environments above the executable.
+const ABOVE: &str = "pip wheel (above the executable)";
 /// The toolkit variables, in the order NVIDIA's own finder (cuda-pathfinder)
 /// reads them.
 const TOOLKIT_VARS: [&str; 2] = ["CUDA_HOME", "CUDA_PATH"];
@@ -215,8 +218,8 @@ pub fn steps(info: &LibraryInfo) -> Vec<&'static str> {
         steps.push(FAMILY);
     }
     steps.extend(["pip wheel (VIRTUAL_ENV)", "pip wheel (CONDA_PREFIX)"]);
-    if cfg!(unix) {
-        steps.push("pip wheel (above the executable)");
+    if cfg!(any(unix, windows)) {
+        steps.push(ABOVE);
     }
     steps.extend(["conda", SYSTEM]);
     steps.extend(TOOLKIT_VARS);
@@ -231,7 +234,8 @@ pub fn steps(info: &LibraryInfo) -> Vec<&'static str> {
 /// names for the system loader; for a toolkit library, a copy already
 /// loaded, the directory of a loaded member of its family, the pip wheel
 /// directories (`VIRTUAL_ENV`, `CONDA_PREFIX`'s `site-packages`, and on
-/// Unix the Python environments above the executable), `$CONDA_PREFIX/lib`,
+/// Unix and Windows the Python environments above the executable),
+/// `$CONDA_PREFIX/lib`,
 /// the names for the system loader, then `CUDA_HOME`, `CUDA_PATH` and
 /// `/usr/local/cuda`. Paths are absolute; the same path is proposed once,
 /// by its first step.
@@ -283,16 +287,16 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
         prefixes.push((c, false, "pip wheel (CONDA_PREFIX)"));
     }
     // Only Python environments (a venv's `pyvenv.cfg`, conda's `conda-meta`),
-    // and of those only the ones nobody else can write (`trust`). Not on
-    // Windows, where any user may create `C:\conda-meta` and this runtime
-    // does not read the ACLs that would tell: `VIRTUAL_ENV` or
-    // `CONDA_PREFIX` name an environment there.
-    #[cfg(unix)]
+    // and of those only the ones nobody else can write (`trust`: owners and
+    // modes on Unix, owners and ACLs on Windows, where any user may create
+    // `C:\conda-meta`). A program in `venv/bin` (Windows: `venv\Scripts`)
+    // finds its environment's wheels.
+    #[cfg(any(unix, windows))]
     if let Ok(exe) = std::env::current_exe() {
         let environment =
             |d: &Path| d.join("pyvenv.cfg").is_file() || d.join("conda-meta").is_dir();
         for dir in exe.ancestors().skip(1).filter(|d| environment(d)) {
-            prefixes.push((dir.to_path_buf(), true, "pip wheel (above the executable)"));
+            prefixes.push((dir.to_path_buf(), true, ABOVE));
         }
     }
     for (prefix, above, from) in &prefixes {

@@ -2,28 +2,44 @@
 //! library: OpenSSH's `StrictModes` rule. Nobody named that directory (unlike
 //! `VIRTUAL_ENV`, `CONDA_PREFIX` or `LD_LIBRARY_PATH`, which the user sets),
 //! so a `pyvenv.cfg` or `conda-meta` planted in a directory that others can
-//! write (`/tmp`) must not bring a library into this process. The C++
-//! runtime applies the same rule, in the same words.
+//! write (`/tmp`, or `C:\` where any user may create a folder) must not
+//! bring a library into this process. The C++ runtime applies the same
+//! rule, in the same words.
 //!
-//! Each of these must be owned by root or by this process's effective user,
-//! and writable by neither its group nor others:
+//! Each of these must be owned safely ([`owned_safely`]):
 //! - the environment's directory and its marker files;
 //! - every directory from the environment down to the program, and down to
 //!   the library, and the library itself;
 //! - where links lead the library out of the environment, the file it
-//!   resolves to and every directory above that, up to `/`.
+//!   resolves to, and every directory above that up to the root, which
+//!   may let others add entries but nothing more ([`above`]).
 //!
-//! Only on Unix: Windows grants rights through ACLs, which this runtime does
-//! not read, so there the walk above the program is not taken at all.
+//! On Unix ([`mode`]) a path is owned safely when it belongs to root or to
+//! this process's effective user and neither its group nor others may write
+//! it; on Windows ([`acl`]) when it belongs to this process's user, SYSTEM,
+//! Administrators or `TrustedInstaller` and its DACL grants write access to
+//! none but those.
 
-#![cfg(unix)]
+#![cfg(any(unix, windows))]
 
-use std::os::unix::fs::MetadataExt;
+#[cfg(windows)]
+mod acl;
+#[cfg(unix)]
+mod mode;
+
+#[cfg(windows)]
+use acl::{above, owned_safely};
+#[cfg(unix)]
+use mode::{above, owned_safely};
+
 use std::path::Path;
 
-unsafe extern "C" {
-    safe fn geteuid() -> u32;
-}
+/// The words a refusal ends with: who alone may write the environment.
+#[cfg(unix)]
+pub(crate) const WHO: &str = "root or this user";
+/// The words a refusal ends with: who alone may write the environment.
+#[cfg(windows)]
+pub(crate) const WHO: &str = "this user, SYSTEM, Administrators or TrustedInstaller";
 
 /// `Ok` when the environment at `root`, found above the program, may supply
 /// `library` (a file below it); else why not, naming the path at fault.
@@ -48,20 +64,9 @@ pub(crate) fn environment_above(root: &Path, library: &Path) -> Result<(), Strin
         down(&real_root, &real)
     } else {
         // Out of the environment: the file and every directory above it.
-        // Above the file, a directory like /tmp (root's, others may write,
-        // sticky) is fine: no one but an entry's owner can rename or remove
-        // it, and the entry below it is checked in turn.
         owned_safely(&real)?;
-        real.ancestors()
-            .skip(1)
-            .filter(|dir| !sticky_and_roots(dir))
-            .try_for_each(owned_safely)
+        real.ancestors().skip(1).try_for_each(above)
     }
-}
-
-/// Whether `dir` is a directory of root's with the sticky bit (`/tmp`).
-fn sticky_and_roots(dir: &Path) -> bool {
-    std::fs::metadata(dir).is_ok_and(|m| m.is_dir() && m.uid() == 0 && m.mode() & 0o1000 != 0)
 }
 
 /// Checks `from` and each path below it on the way to `to`, `to` included.
@@ -78,34 +83,7 @@ fn down(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `Ok` when `path` (followed through links) belongs to root or this user
-/// and neither its group nor others may write it.
-fn owned_safely(path: &Path) -> Result<(), String> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| format!("`{}` cannot be examined: {e}", path.display()))?;
-    let owner = meta.uid();
-    let me = geteuid();
-    if owner != 0 && owner != me {
-        return Err(format!(
-            "`{}` is owned by uid {owner}, neither root nor this process's user (uid {me})",
-            path.display()
-        ));
-    }
-    let mode = meta.mode();
-    let who = match (mode & 0o020 != 0, mode & 0o002 != 0) {
-        (true, true) => "group and others",
-        (true, false) => "its group",
-        (false, true) => "others",
-        (false, false) => return Ok(()),
-    };
-    Err(format!(
-        "`{}` is writable by {who} (mode {:04o})",
-        path.display(),
-        mode & 0o7777
-    ))
-}
-
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::{down, owned_safely};
     use std::os::unix::fs::PermissionsExt;

@@ -341,3 +341,78 @@ pub fn planted_dll(dir: &Path, name: &str, define: &str) {
             .arg(root().join("tests/cpp/planted.c")),
     );
 }
+
+/// `path` as Wine names it: `Z:\...`.
+pub fn wine_path(path: &Path) -> String {
+    format!("Z:{}", path.display()).replace('/', "\\")
+}
+
+/// A `wine` command that runs `exe` in the Wine prefix `dir/wine-prefix`,
+/// quiet, without any variable that the search reads (`VIRTUAL_ENV`,
+/// `CONDA_PREFIX`, `CUDA_PATH`, `CUDA_HOME`, every library's override).
+pub fn wine(dir: &Path, exe: &Path) -> Command {
+    let mut cmd = Command::new("wine");
+    cmd.arg(exe)
+        .env("WINEPREFIX", dir.join("wine-prefix"))
+        .env("WINEDEBUG", "-all");
+    for library in cushim::library::LIBRARIES {
+        cmd.env_remove(library.words.override_var);
+    }
+    for var in ["CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "CONDA_PREFIX"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Creates the Wine prefix `dir/wine-prefix`, which takes seconds: run it
+/// beside the builds.
+pub fn wine_prefix(dir: &Path) {
+    run_ok(
+        Command::new("wine")
+            .args(["wineboot", "--init"])
+            .env("WINEPREFIX", dir.join("wine-prefix"))
+            .env("WINEDEBUG", "-all"),
+    );
+}
+
+/// Builds into `dir` the DLL that Wine 8 lacks and Rust's standard library
+/// takes its random numbers from, for a Rust program run from `dir`.
+pub fn wine_bcryptprimitives(dir: &Path) {
+    run_ok(
+        Command::new("x86_64-w64-mingw32-gcc")
+            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(dir.join("bcryptprimitives.dll"))
+            .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
+            .arg("-ladvapi32"),
+    );
+}
+
+/// Builds `tests/windows-consumer` (the committed 13.5 driver, NVRTC and
+/// NVTX modules) for x86_64-pc-windows-gnu in the nested target directory;
+/// returns the program's path there.
+pub fn windows_consumer() -> PathBuf {
+    const TARGET: &str = "x86_64-pc-windows-gnu";
+    let target_dir = nested_target();
+    run_ok(
+        Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "--locked",
+                "--target",
+                TARGET,
+                "--manifest-path",
+            ])
+            .arg(root().join("tests/windows-consumer/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .env(
+                "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER",
+                "x86_64-w64-mingw32-gcc",
+            )
+            .env_remove("RUSTFLAGS"),
+    );
+    target_dir
+        .join(TARGET)
+        .join("debug/cushim-windows-consumer.exe")
+}

@@ -21,12 +21,17 @@ fn main() {
     let planted_ran = || std::path::Path::new(&marker).exists();
     let mut ok = true;
     // NVRTC: the DLL of the header's major, from the pip wheel that
-    // VIRTUAL_ENV names, never the copy planted beside the program.
+    // VIRTUAL_ENV names (or, run from a venv's `Scripts`, from the venv
+    // above it), never the copy planted beside the program.
     let (mut major, mut minor) = (0, 0);
     // SAFETY: two valid out-pointers.
     match unsafe { nvrtc::Api::nvrtcVersion(&raw mut major, &raw mut minor) } {
         Ok(()) => match nvrtc::CUSHIM_LIBRARY.get() {
-            Ok(found) => println!("nvrtc: path={} version={major}.{minor}", found.path()),
+            Ok(found) => println!(
+                "nvrtc: path={} version={major}.{minor} (found by {})",
+                found.path(),
+                found.found_by()
+            ),
             Err(e) => println!("nvrtc: {e}"),
         },
         Err(e) => {
@@ -34,6 +39,11 @@ fn main() {
             ok = false;
         }
     }
+    // The steps of its search on Windows, as `cushim doctor` lists them.
+    println!(
+        "nvrtc steps: {}",
+        cushim_runtime::doctor::steps(&nvrtc::CUSHIM_INFO).join(", ")
+    );
     // SAFETY: cuInit takes flags only.
     match unsafe { cuda::Api::cuInit(0) } {
         Err(e @ cuda::Error::Load(cuda::LoadError::LibraryNotFound { .. })) => {

@@ -15,17 +15,31 @@ const char *absolute_env(const char *name) {
     return v && is_absolute(v) ? v : nullptr;
 }
 
-#if defined(__linux__)
+#if defined(__linux__) || defined(_WIN32)
 // Whether `dir` is a Python environment (a venv's pyvenv.cfg, or conda's
 // conda-meta): the only directories above the executable that are searched,
 // and of those only the ones nobody else can write (`environment_above`).
 bool is_python_environment(const char *dir) {
     char path[path_size];
+#ifdef _WIN32
+    wchar_t wide[path_size];
+    DWORD attributes = INVALID_FILE_ATTRIBUTES;
+    format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
+    if (MultiByteToWideChar(CP_UTF8, 0, path, -1, wide, static_cast<int>(path_size)) != 0)
+        attributes = GetFileAttributesW(wide);
+    if (attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY)) return true;
+    format(path, sizeof path, "%s%cconda-meta", dir, separator);
+    attributes = INVALID_FILE_ATTRIBUTES;
+    if (MultiByteToWideChar(CP_UTF8, 0, path, -1, wide, static_cast<int>(path_size)) != 0)
+        attributes = GetFileAttributesW(wide);
+    return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY);
+#else
     struct stat st;
     format(path, sizeof path, "%s%cpyvenv.cfg", dir, separator);
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return true;
     format(path, sizeof path, "%s%cconda-meta", dir, separator);
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+#endif
 }
 #endif
 
@@ -137,21 +151,29 @@ bool search_toolkit(const LibraryInfo &L) {
     for (std::size_t i = 0; i < s.dir_count; ++i)
         if (attempt_in(L, s.dirs[i])) return true;
 #endif
-    // pip wheels: the virtual environment, conda's, and (on Linux) the Python
-    // environments above the executable that nobody else can write. Not on
-    // Windows, where any user may create C:\conda-meta and this runtime does
-    // not read the ACLs that would tell.
+    // pip wheels: the virtual environment, conda's, and (on Linux and
+    // Windows) the Python environments above the executable that nobody else
+    // can write (owners and modes on Linux, owners and ACLs on Windows, where
+    // any user may create C:\conda-meta). A program in venv/bin (Windows:
+    // venv\Scripts) finds its environment's wheels.
     const char *const prefix_vars[] = {"VIRTUAL_ENV", "CONDA_PREFIX"};
     for (const char *var : prefix_vars)
         if (const char *prefix = absolute_env(var))
             if (attempt_prefix(L, prefix)) return true;
-#if defined(__linux__)
-    ssize_t n = readlink("/proc/self/exe", s.exe, sizeof s.exe - 1);
-    if (n > 0) {
-        s.exe[n] = '\0';
-        while (char *slash = std::strrchr(s.exe, '/')) {
+#if defined(__linux__) || defined(_WIN32)
+    char unused[256];
+    if (program_path(s.exe, sizeof s.exe, unused, sizeof unused)) {
+        while (char *slash = std::strrchr(s.exe, separator)) {
             *slash = '\0';
-            const char *prefix = s.exe[0] ? s.exe : "/";
+            // At the root, / (or C:\), its separator is kept.
+#ifdef _WIN32
+            bool at_root = s.exe[0] != '\0' && s.exe[1] == ':' && s.exe[2] == '\0';
+#else
+            bool at_root = s.exe[0] == '\0';
+#endif
+            char root[8];
+            if (at_root) format(root, sizeof root, "%s%c", s.exe, separator);
+            const char *prefix = at_root ? root : s.exe;
             if (is_python_environment(prefix) && attempt_prefix(L, prefix, prefix)) return true;
         }
     }

@@ -19,6 +19,10 @@
 
 #ifdef _WIN32
 #include <windows.h>
+// After windows.h: the owners and ACLs of a Python environment above the
+// program (trust).
+#include <aclapi.h>
+#include <sddl.h>
 #else
 #include <dirent.h>
 #include <dlfcn.h>
