@@ -787,7 +787,27 @@ pub fn by_name(name: &str) -> Option<&'static Library> {
 
 #[cfg(test)]
 mod tests {
-    use super::CUFFT;
+    use super::{CUDART, CUFFT};
+
+    #[test]
+    fn nvccs_headers_declare_cudarts_registration_and_not_the_link_stubs() {
+        let nvcc = CUDART.parse.compiler.expect("cudart names nvcc's headers");
+        assert!(nvcc.declares_in("host_runtime.h"));
+        assert!(nvcc.declares_in("device_functions.h"));
+        assert!(!nvcc.declares_in("cuda_runtime_api.h"));
+        assert!(nvcc.takes("__cudaRegisterFatBinary"));
+        assert!(nvcc.takes("__cudaPushCallConfiguration"));
+        // The link stub's, named after each module, and the C library's.
+        assert!(!nvcc.takes("__cudaRegisterLinkedBinary_e7428bef_13_vector_add_cu_052d2be5"));
+        assert!(!nvcc.takes("atexit"));
+        // Fetched with the rest of the release's headers.
+        for file in nvcc.files {
+            assert!(
+                CUDART.parse_files.iter().any(|set| set.contains(file)),
+                "{file}"
+            );
+        }
+    }
 
     #[test]
     fn a_code_the_header_lacks_gives_way_to_the_next_of_its_chain() {
