@@ -8,6 +8,7 @@ mod aarch64;
 mod bindgen_switch;
 mod check;
 mod cli;
+mod compiled;
 mod cpp;
 mod cross;
 mod diff;

@@ -87,6 +87,13 @@ struct Source<'a> {
     calling_convention: &'static str,
     prefix: Option<&'a str>,
     linked: bool,
+    /// The compiler's headers that declare more entry points, by include
+    /// path, when some of those are defined here. Example: `crt/host_runtime.h`.
+    compiler_headers: Vec<&'static str>,
+    /// The structs those entry points name that the pair's headers do not
+    /// declare, declared incomplete (they are only pointed to). Example:
+    /// `textureReference` (from CUDA 12.0).
+    incomplete: Vec<String>,
     table: Vec<Row>,
     /// Each other C name with its symbol, as C string literals.
     aliases: Vec<(String, String)>,
@@ -611,7 +618,10 @@ pub fn emit(
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let mut add = |symbol: &str, version: Option<u32>, checked: bool| {
+        // An entry point of the compiler's headers, which the pair does not
+        // include: no declaration to check the definition against.
+        let compiler_entry = f.is_compiler_entry(library);
+        let mut add = |symbol: &str, version: Option<u32>, per_thread: bool| {
             let index = table.len();
             let row = format!("cushim_row_{symbol}");
             table.push(Row {
@@ -624,7 +634,7 @@ pub fn emit(
                 },
                 version: version.unwrap_or(0),
                 twin: "-1".to_string(),
-                per_thread: !checked,
+                per_thread,
                 elsewhere: system
                     .as_deref()
                     .map_or_else(|| "false".to_string(), elsewhere_macro),
@@ -638,7 +648,8 @@ pub fn emit(
                 args: args.clone(),
                 absent: absent(f, api, &status_type),
                 answer: asm_answer(f, api, &status_type),
-                checked,
+                // Per-thread variants are not declared in legacy mode.
+                checked: !per_thread && !compiler_entry,
                 condition: match (&only_if, &system) {
                     (None, None) => None,
                     (flag, define) => Some(
@@ -654,9 +665,9 @@ pub fn emit(
             });
             index
         };
-        let legacy = add(&f.symbol, f.version.map(CudaVersion::number), true);
+        let legacy = add(&f.symbol, f.version.map(CudaVersion::number), false);
         if let Some(t) = &f.per_thread {
-            let twin = add(&t.symbol, t.version.map(CudaVersion::number), false);
+            let twin = add(&t.symbol, t.version.map(CudaVersion::number), true);
             table[legacy].twin = shims[twin].index.clone();
         }
     }
@@ -684,7 +695,8 @@ pub fn emit(
         stream_var: loader::STREAM_VAR,
         example: api
             .functions
-            .first()
+            .iter()
+            .find(|f| !f.is_compiler_entry(library))
             .map_or_else(String::new, |f| f.name.clone()),
         example_version: library.reported_major(major).max(1) * 1000,
         example_release: format!("{}.0", library.reported_major(major).max(1)),
@@ -701,7 +713,25 @@ pub fn emit(
     let untyped = shims.iter().all(|s| s.answer.is_some())
         && api.variables.is_empty()
         && library.parse.status_field.is_none();
+    let compiler_entries: Vec<&Function> = api
+        .functions
+        .iter()
+        .filter(|f| f.is_compiler_entry(library))
+        .collect();
+    let mut incomplete: Vec<String> = compiler_entries
+        .iter()
+        .flat_map(|f| f.named_types())
+        .filter(|n| !api.declared.contains(*n))
+        .map(str::to_string)
+        .collect();
+    incomplete.sort();
+    incomplete.dedup();
     let source = Source {
+        compiler_headers: match library.parse.compiler {
+            Some(c) if !compiler_entries.is_empty() => c.files.to_vec(),
+            _ => Vec::new(),
+        },
+        incomplete,
         untyped,
         provenance,
         api_header,

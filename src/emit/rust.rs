@@ -443,6 +443,9 @@ pub fn emit(
     file_name: &str,
     options: &Options,
 ) -> Result<File, Error> {
+    // The entry points that compiled code calls (cudart's registration) are
+    // the C++ pair's: the module exports no C symbols to link them to.
+    let api = &api.without_compiler_entries();
     let status_type = super::status_type(api)?;
     let styles = options.enums.styles(&api.enums)?;
     let enums: Vec<EnumItem> = api

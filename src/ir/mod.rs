@@ -244,6 +244,36 @@ impl Function {
         file.rsplit(['/', '\\']).next().unwrap_or(file)
     }
 
+    /// Whether one of the library's compiler headers declares it
+    /// ([`crate::library::CompilerHeaders`]): an entry point that compiled
+    /// code calls by itself. Example: cudart's `__cudaRegisterFatBinary`.
+    pub fn is_compiler_entry(&self, library: &Library) -> bool {
+        library
+            .parse
+            .compiler
+            .is_some_and(|c| c.declares_in(self.header()))
+    }
+
+    /// The names of the types its signature names. Example: `["dim3",
+    /// "CUstream_st"]` for `__cudaPushCallConfiguration`.
+    pub fn named_types(&self) -> Vec<&str> {
+        fn walk<'a>(ty: &'a Type, out: &mut Vec<&'a str>) {
+            match ty {
+                Type::Builtin(_) => {}
+                Type::Named(n) => out.push(n),
+                Type::Pointer { pointee, .. } => walk(pointee, out),
+                Type::FnPointer { ret, params } => {
+                    walk(ret, out);
+                    params.iter().for_each(|p| walk(p, out));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.ret, &mut out);
+        self.params.iter().for_each(|p| walk(&p.ty, &mut out));
+        out
+    }
+
     /// The declaration of the exported symbol.
     /// Example: `CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)`.
     pub fn c_signature(&self) -> String {
@@ -264,6 +294,17 @@ impl Function {
 }
 
 impl Api {
+    /// This API without the entry points of the library's compiler headers
+    /// ([`Function::is_compiler_entry`]): what the Rust module binds. Those
+    /// are for compiled objects to link to, which the C++ pair's exports
+    /// serve and the Rust module's functions, reached by path, do not.
+    pub fn without_compiler_entries(&self) -> Api {
+        let mut api = self.clone();
+        api.functions
+            .retain(|f| !f.is_compiler_entry(&self.library));
+        api
+    }
+
     /// What a library without ABI versions has instead, for `list` and
     /// `diff` to say once; `None` when any function (or per-thread twin) has
     /// an ABI version. Example: "cuBLAS has no ABI versions: each C name

@@ -2,12 +2,13 @@
 //! [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
-    VersionFunction, VersionQuery, Words, RUNTIME_API,
+    ByMajor, Code, CompilerHeaders, Header, Library, LoaderCodes, Names, Naming, ParseSettings,
+    Search, VersionFunction, VersionQuery, Words, NVCC_HOST, RUNTIME_API,
 };
 
 /// The CUDA runtime: `cuda_runtime_api.h` from the runtime's wheel, with the
-/// crt wheel's `crt/host_defines.h` (`headers/pins-cudart.txt`);
+/// crt wheel's `crt/host_defines.h` (`headers/pins-cudart.txt`; the nvcc
+/// wheel's before 13.0);
 /// `libcudart.so.<major>` (`.11.0` for 11.x). The header renames functions
 /// with `#define`: in 12.x `cudaGetDeviceProperties` is
 /// `cudaGetDeviceProperties_v2` (the plain export keeps the old ABI), and
@@ -16,18 +17,40 @@ use super::{
 /// that the preprocessor leaves. `cudaRuntimeGetVersion` of 11.8 answers
 /// `cudaErrorInsufficientDriver` without a driver: that library is still
 /// kept, its major unread.
+///
+/// nvcc's host code calls entry points of its own besides
+/// (`__cudaRegisterFatBinary` from static constructors,
+/// `__cudaPushCallConfiguration` at each launch), declared in nvcc's
+/// `crt/host_runtime.h` and `crt/device_functions.h` ([`NVCC_HOST`]): the
+/// C++ pair defines them too, so that it replaces `-lcudart` for
+/// nvcc-compiled code (`nvcc -cudart none`). Without cudart each answers as
+/// any shim does: `void**` (the fat binary's handle) and `unsigned` zero,
+/// nothing for `void`, the failure's code for `cudaError_t`. The handle is
+/// opaque to the compiled code, which hands it back to these entry points
+/// alone, and they ignore it without cudart; `__cudaPopCallConfiguration`'s
+/// code makes each launch return before it reaches `cudaLaunchKernel`.
 pub const CUDART: Library = Library {
     name: "cudart",
     stem: "cudart",
     headers: &[Header::alone("cuda_runtime_api.h")],
     pins: "headers/pins-cudart.txt",
     pin_text: include_str!("../../headers/pins-cudart.txt"),
-    parse_files: &[RUNTIME_API],
+    parse_files: &[RUNTIME_API, NVCC_HOST],
     parse: ParseSettings {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         version_macro: "CUDART_VERSION",
         alias_macros: true,
         status_type: "cudaError_t",
+        compiler: Some(CompilerHeaders {
+            files: NVCC_HOST,
+            defines: &["__CUDACC__"],
+            then: &[
+                "__CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__",
+                "__CUDA_INTERNAL_COMPILATION__",
+            ],
+            prefix: "__cuda",
+            skip: &["__cudaRegisterLinkedBinary"],
+        }),
         ..ParseSettings::PLAIN
     },
     naming: Naming {

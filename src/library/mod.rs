@@ -132,6 +132,61 @@ pub struct ParseSettings {
     /// the headers. Example: NVTX's `NVTX_NO_IMPL`, without which its
     /// functions are `static inline` definitions, not declarations.
     pub defines: &'static [&'static str],
+    /// The compiler's headers that declare more of the library's entry
+    /// points, if any: those that compiled code calls by itself. Example:
+    /// nvcc's `crt/host_runtime.h` for cudart's `__cudaRegisterFatBinary`.
+    pub compiler: Option<CompilerHeaders>,
+}
+
+/// Headers of a compiler's own that declare entry points of the library
+/// which no public header declares: the calls that the code the compiler
+/// emits makes by itself. Example: nvcc's host code registers each
+/// object's kernels and variables with cudart from static constructors
+/// (`__cudaRegisterFatBinary`, `__cudaRegisterFunction`) and brackets each
+/// `<<<...>>>` launch with `__cudaPushCallConfiguration` and
+/// `__cudaPopCallConfiguration`.
+///
+/// They are read in one more parse, as CUDA host code (C++) after the
+/// library's own headers, as the compiler reads them. Only the named files
+/// are fetched, not the compiler's whole include tree: an `#include` of
+/// theirs that is not there is passed over (clang's "file not found"
+/// there is no error), and any other error stops the parse. The C++ pair
+/// defines these entry points without including the headers (their
+/// signatures are not checked against them); the Rust module leaves them
+/// out, since it exports no C symbols that compiled objects could link to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompilerHeaders {
+    /// By include path, as they are fetched (each also in
+    /// [`Library::parse_files`]). Example: `crt/host_runtime.h`.
+    pub files: &'static [&'static str],
+    /// Macros the compiler defines for the whole unit. Example: `__CUDACC__`.
+    pub defines: &'static [&'static str],
+    /// Macros defined after the library's headers and before these, as in
+    /// the code the compiler emits. Example: `__CUDA_INTERNAL_COMPILATION__`.
+    pub then: &'static [&'static str],
+    /// What the name of each entry point starts with: the headers' other
+    /// `extern "C"` declarations (`atexit`) are not the library's. Example: `__cuda`.
+    pub prefix: &'static str,
+    /// Names, by prefix, that are not the library's though they start with
+    /// `prefix`. Example: `__cudaRegisterLinkedBinary`, which nvcc's link
+    /// stub defines in each program (`-rdc`), named after the module.
+    pub skip: &'static [&'static str],
+}
+
+impl CompilerHeaders {
+    /// Whether a function declared in the header file named `file` (its
+    /// last path component, as [`crate::ir::Function::header`] gives it)
+    /// is one of these entry points. Example: `host_runtime.h`.
+    pub fn declares_in(&self, file: &str) -> bool {
+        self.files
+            .iter()
+            .any(|f| f.rsplit('/').next() == Some(file))
+    }
+
+    /// Whether `name` is one of these entry points' names.
+    pub fn takes(&self, name: &str) -> bool {
+        name.starts_with(self.prefix) && !self.skip.iter().any(|s| name.starts_with(s))
+    }
 }
 
 impl ParseSettings {
@@ -150,6 +205,7 @@ impl ParseSettings {
         platforms: &[],
         skip_prefixes: &[],
         defines: &[],
+        compiler: None,
     };
 
     /// The enum whose constants are the codes: the status type itself, or
@@ -271,6 +327,14 @@ pub const RUNTIME_API: &[&str] = &[
     "texture_types.h",
     "vector_types.h",
 ];
+
+/// nvcc's headers that declare the cudart entry points its host code calls
+/// by itself ([`CompilerHeaders`]), from the crt wheel (13.x) or the nvcc
+/// wheel (11.8, 12.x): registration and `__cudaPopCallConfiguration` in
+/// `crt/host_runtime.h`, `__cudaPushCallConfiguration` (and from 12.x the
+/// launch by kernel handle, `__cudaGetKernel`, `__cudaLaunchKernel`) in
+/// `crt/device_functions.h`.
+pub const NVCC_HOST: &[&str] = &["crt/host_runtime.h", "crt/device_functions.h"];
 
 /// What the runtime's `cuda_runtime.h` adds to [`RUNTIME_API`].
 pub const RUNTIME: &[&str] = &[
@@ -715,7 +779,27 @@ pub fn by_name(name: &str) -> Option<&'static Library> {
 
 #[cfg(test)]
 mod tests {
-    use super::CUFFT;
+    use super::{CUDART, CUFFT};
+
+    #[test]
+    fn nvccs_headers_declare_cudarts_registration_and_not_the_link_stubs() {
+        let nvcc = CUDART.parse.compiler.expect("cudart names nvcc's headers");
+        assert!(nvcc.declares_in("host_runtime.h"));
+        assert!(nvcc.declares_in("device_functions.h"));
+        assert!(!nvcc.declares_in("cuda_runtime_api.h"));
+        assert!(nvcc.takes("__cudaRegisterFatBinary"));
+        assert!(nvcc.takes("__cudaPushCallConfiguration"));
+        // The link stub's, named after each module, and the C library's.
+        assert!(!nvcc.takes("__cudaRegisterLinkedBinary_e7428bef_13_vector_add_cu_052d2be5"));
+        assert!(!nvcc.takes("atexit"));
+        // Fetched with the rest of the release's headers.
+        for file in nvcc.files {
+            assert!(
+                CUDART.parse_files.iter().any(|set| set.contains(file)),
+                "{file}"
+            );
+        }
+    }
 
     #[test]
     fn a_code_the_header_lacks_gives_way_to_the_next_of_its_chain() {

@@ -80,6 +80,10 @@ fn take_string(s: CXString) -> String {
     }
 }
 
+/// Which of clang's errors a parse passes over, by the file the error is in
+/// and its message; the parse then goes on after a fatal one.
+pub type Passed<'a> = &'a dyn Fn(&Path, &str) -> bool;
+
 impl Unit {
     /// Parses `source` (an in-memory file named `name`) with `args`; `extra`
     /// are more in-memory files, `(absolute path, contents)`, that it may
@@ -89,6 +93,19 @@ impl Unit {
         source: &str,
         args: &[String],
         extra: &[(String, &str)],
+    ) -> Result<Unit, Error> {
+        Unit::parse_passing(name, source, args, extra, None)
+    }
+
+    /// [`Unit::parse`], passing over the errors that `passed` names (and
+    /// going on after a fatal one): a header read out of its compiler's
+    /// include tree, whose `#include`s of files not fetched are not there.
+    pub fn parse_passing(
+        name: &str,
+        source: &str,
+        args: &[String],
+        extra: &[(String, &str)],
+        passed: Option<Passed<'_>>,
     ) -> Result<Unit, Error> {
         ensure_loaded()?;
         let c_name = CString::new(name).map_err(|_| Error::new("file name contains NUL"))?;
@@ -120,8 +137,11 @@ impl Unit {
         unsafe {
             let index = clang_createIndex(0, 0);
             let mut tu: CXTranslationUnit = ptr::null_mut();
-            let flags = CXTranslationUnit_DetailedPreprocessingRecord
+            let mut flags = CXTranslationUnit_DetailedPreprocessingRecord
                 | CXTranslationUnit_SkipFunctionBodies;
+            if passed.is_some() {
+                flags |= CXTranslationUnit_KeepGoing;
+            }
             let rc = clang_parseTranslationUnit2(
                 index,
                 c_name.as_ptr(),
@@ -146,7 +166,7 @@ impl Unit {
                 .hint("cushim parses the headers as C11; check the extra clang arguments (`--clang-arg`), which must not change the language (e.g. `-x c++`)"));
             }
             let unit = Unit { index, tu };
-            let errors = unit.errors();
+            let errors = unit.errors(passed);
             if !errors.is_empty() {
                 return Err(Error::new(format!(
                     "the header does not compile:\n{}",
@@ -158,14 +178,31 @@ impl Unit {
         }
     }
 
-    /// clang's error and fatal diagnostics, formatted as `file:line:col: error: ...`.
-    fn errors(&self) -> Vec<String> {
+    /// clang's error and fatal diagnostics, formatted as `file:line:col:
+    /// error: ...`, but those that `passed` names.
+    fn errors(&self, passed: Option<Passed<'_>>) -> Vec<String> {
         let mut out = Vec::new();
-        // SAFETY: the TU is live; each diagnostic is disposed after use.
+        // SAFETY: the TU is live; each diagnostic is disposed after use; the
+        // out-pointer is a valid local.
         unsafe {
             for i in 0..clang_getNumDiagnostics(self.tu) {
                 let d = clang_getDiagnostic(self.tu, i);
-                if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+                let pass = passed.is_some_and(|passed| {
+                    let mut file: CXFile = ptr::null_mut();
+                    clang_getExpansionLocation(
+                        clang_getDiagnosticLocation(d),
+                        &mut file,
+                        ptr::null_mut(),
+                        ptr::null_mut(),
+                        ptr::null_mut(),
+                    );
+                    !file.is_null()
+                        && passed(
+                            Path::new(&take_string(clang_getFileName(file))),
+                            &take_string(clang_getDiagnosticSpelling(d)),
+                        )
+                });
+                if !pass && clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
                     let opts = CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn;
                     out.push(take_string(clang_formatDiagnostic(d, opts)));
                 }
@@ -418,6 +455,10 @@ pub enum Kind {
     Function,
     Typedef,
     Variable,
+    /// `extern "C" { ... }` (C++), whose children are declarations; also
+    /// any other declaration libclang does not expose (before libclang 15,
+    /// a linkage specification is one of those).
+    LinkageSpec,
     Other,
 }
 
@@ -455,6 +496,7 @@ impl<'u> Cursor<'u> {
             CXCursor_FunctionDecl => Kind::Function,
             CXCursor_TypedefDecl => Kind::Typedef,
             CXCursor_VarDecl => Kind::Variable,
+            CXCursor_LinkageSpec | CXCursor_UnexposedDecl => Kind::LinkageSpec,
             _ => Kind::Other,
         }
     }
@@ -512,6 +554,25 @@ impl<'u> Cursor<'u> {
             }
             Ok(out)
         }
+    }
+
+    /// Whether a function of CUDA code (a parse with `-x cuda`) is for the
+    /// device alone: `__device__` without `__host__`.
+    pub fn is_device_only(&self) -> bool {
+        // SAFETY: plain query on live cursors.
+        let kinds: Vec<CXCursorKind> = self
+            .children()
+            .iter()
+            .map(|c| unsafe { clang_getCursorKind(c.raw) })
+            .collect();
+        kinds.contains(&CXCursor_CUDADeviceAttr) && !kinds.contains(&CXCursor_CUDAHostAttr)
+    }
+
+    /// Whether a C++ function has C linkage (`extern "C"`): its symbol is
+    /// its name, not a mangled one.
+    pub fn has_c_linkage(&self) -> bool {
+        // SAFETY: plain query on a live cursor.
+        take_string(unsafe { clang_Cursor_getMangling(self.raw) }) == self.spelling()
     }
 
     /// Whether it is declared `static` (an inline wrapper: no export).

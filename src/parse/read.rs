@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{clang, foreign, Input, Raw, RawFunction, RawTypedef, RawVariable};
 use crate::c::{Shape, StatusCode, Type};
 use crate::diag::{Error, Origin};
-use crate::library::ParseSettings;
+use crate::library::{CompilerHeaders, ParseSettings};
 use crate::version::CudaVersion;
 
 /// Parses the functions and PFN table of `input`.
@@ -81,6 +81,15 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         functions.push(f);
     }
 
+    // The entry points that the compiler's headers declare, if the library
+    // has such headers and they are there.
+    let mut compiler_files = Vec::new();
+    if let Some(compiler) = &settings.compiler {
+        let (found, files) = compiler_functions(input, compiler, &mut text_cache)?;
+        functions.extend(found);
+        compiler_files = files;
+    }
+
     // Functions that only a platform's define shows (`cuWGLGetDevice` under
     // `_WIN32`), with the plain parse's typedef names kept and others canonical.
     let mut platform_units = Vec::new();
@@ -114,9 +123,10 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
         }
     }
 
-    // The named headers first, then whatever else of ours they include.
+    // The named headers first, then whatever else of ours they include, then
+    // the compiler's.
     let mut files: Vec<PathBuf> = input.paths().cloned().collect();
-    for f in plain.unit.user_files() {
+    for f in plain.unit.user_files().into_iter().chain(compiler_files) {
         if !files.iter().any(|k| canonical(k) == canonical(&f)) {
             files.push(f);
         }
@@ -217,6 +227,67 @@ pub fn check_cpp(input: &Input) -> Result<(), Error> {
     })
 }
 
+/// The entry points that `compiler`'s headers declare, and those headers'
+/// paths: none when a header is not beside the main one (a lone
+/// `--header`). The headers are read as the compiler's host code has them:
+/// CUDA (C++) with the compiler's macros, after the C library's
+/// `stddef.h` (which the compiler's `cuda_runtime.h` includes first) and the
+/// library's own headers. Of their `extern "C"` declarations, those are
+/// taken that are not `static`, not for the device alone, and named as
+/// `compiler` says.
+fn compiler_functions(
+    input: &Input,
+    compiler: &CompilerHeaders,
+    text: &mut HashMap<PathBuf, Vec<u8>>,
+) -> Result<(Vec<RawFunction>, Vec<PathBuf>), Error> {
+    let Some(include) = canonical(input.main()).parent().map(Path::to_path_buf) else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let paths: Vec<PathBuf> = compiler.files.iter().map(|f| include.join(f)).collect();
+    if !paths.iter().all(|p| p.is_file()) {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let headers: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
+    let mut source = String::from("#include <stddef.h>\n");
+    source.push_str(&self::source(input));
+    for d in compiler.then {
+        source.push_str(&format!("#define {d}\n"));
+    }
+    for h in &headers {
+        source.push_str(&format!("#include \"{}\"\n", h.display()));
+    }
+    let mut args: Vec<String> = [
+        "-x",
+        "cuda",
+        "--cuda-host-only",
+        "-nocudainc",
+        "-nocudalib",
+        "-std=c++17",
+        "-ferror-limit=0",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    args.push(format!("-I{}", include.display()));
+    args.push(format!("-I{}", foreign::ROOT));
+    args.extend(input.clang_args.iter().cloned());
+    args.extend(compiler.defines.iter().map(|d| format!("-D{d}")));
+    // An `#include` of the compiler's tree that was not fetched.
+    let not_fetched = |file: &Path, message: &str| {
+        headers.contains(&canonical(file)) && message.ends_with("' file not found")
+    };
+    let unit = clang::Unit::parse_passing(
+        "cushim-input.cu",
+        &source,
+        &args,
+        &foreign::unsaved(),
+        Some(&not_fetched),
+    )?;
+    let parsed = Parsed { unit };
+    let found = parsed.functions_of(&headers, Some(compiler), text)?;
+    Ok((found, paths))
+}
+
 fn canonical(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
@@ -310,14 +381,42 @@ impl Parsed {
         headers: &[PathBuf],
         text: &mut HashMap<PathBuf, Vec<u8>>,
     ) -> Result<Vec<RawFunction>, Error> {
+        self.functions_of(headers, None, text)
+    }
+
+    /// The function declarations written in `headers`, in source order; with
+    /// `compiler`, those of its `extern "C"` blocks and declarations that it
+    /// takes (C++ CUDA code).
+    fn functions_of(
+        &self,
+        headers: &[PathBuf],
+        compiler: Option<&CompilerHeaders>,
+        text: &mut HashMap<PathBuf, Vec<u8>>,
+    ) -> Result<Vec<RawFunction>, Error> {
         let mut out = Vec::new();
-        for c in self.unit.root().children() {
+        let cursors: Vec<clang::Cursor<'_>> = match compiler {
+            None => self.unit.root().children(),
+            Some(_) => self
+                .unit
+                .root()
+                .children()
+                .into_iter()
+                .filter(|c| c.kind() == clang::Kind::LinkageSpec)
+                .flat_map(|c| c.children())
+                .collect(),
+        };
+        for c in cursors {
             if c.kind() != clang::Kind::Function {
                 continue;
             }
             let Some(loc) = c.location() else { continue };
             // A static function is the header's own code, never an export.
             if !headers.contains(&canonical(&loc.file)) || c.is_static() {
+                continue;
+            }
+            if compiler.is_some_and(|k| {
+                !k.takes(&c.spelling()) || !c.has_c_linkage() || c.is_device_only()
+            }) {
                 continue;
             }
             let origin = Origin {

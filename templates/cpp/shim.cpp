@@ -7,6 +7,11 @@
 // per program, and link both instead of -l{{ link_name }} (add -ldl before glibc
 // 2.34). Each function is defined with the exact prototype that {{ api_header }}
 // declares, so the compiler checks every signature
+{%- if !compiler_headers.is_empty() %}; besides, it defines the
+// entry points that compiled code calls by itself, which the compiler's own
+// {% for h in compiler_headers %}{{ h }}{% if !loop.last %} and {% endif %}{% endfor %} declare (this file does not include
+// them: those definitions are not checked)
+{%- endif %}
 {%- if untyped %}; but where every stub is a
 // jump in assembly (CUSHIM_ASM_STUBS: x86-64 ELF or COFF, aarch64 ELF; GCC or Clang), no stub needs
 // a type of {{ label }}'s, and the headers are read only with
@@ -55,6 +60,16 @@
 {%- if prefix.is_some() %}
 
 #include <type_traits>
+{%- endif %}
+
+{%- if !incomplete.is_empty() %}
+
+// Structs that the compiler's headers name in those entry points and that
+// {{ api_header }} does not declare: incomplete, as the entry points only
+// point to them.
+{%- for t in incomplete %}
+struct {{ t }};
+{%- endfor %}
 {%- endif %}
 
 // The calling convention of the library's functions{% if calling_convention.is_empty() %}: the platform's default{% endif %}.

@@ -117,6 +117,77 @@ int cudaGetDeviceProperties(char *prop, int device) {
     return 0;
 }
 
+/* The entry points that nvcc's host code calls by itself, for
+ * tests/compiled.rs: each prints what it got ("got: ..."), as
+ * tests/fake/cudart_compiled.cpp prints what it sent ("sent: ..."), in the
+ * same words. The fat binary's handle is an object of the fake's own; a
+ * pushed launch configuration comes back from the next pop. */
+#include <stdio.h>
+
+typedef struct {
+    unsigned x, y, z;
+} fake_dim3;
+
+static void *fake_module[1];
+static fake_dim3 pushed_grid, pushed_block;
+static size_t pushed_shared;
+static void *pushed_stream;
+
+void **__cudaRegisterFatBinary(void *fat_binary) {
+    printf("got: __cudaRegisterFatBinary(%p) = %p\n", fat_binary, (void *)fake_module);
+    return fake_module;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle) {
+    printf("got: __cudaRegisterFatBinaryEnd(%p)\n", (void *)handle);
+}
+
+void __cudaUnregisterFatBinary(void **handle) {
+    printf("got: __cudaUnregisterFatBinary(%p)\n", (void *)handle);
+}
+
+void __cudaRegisterFunction(void **handle, const char *host_function, char *device_function,
+                            const char *device_name, int thread_limit, void *tid, void *bid,
+                            void *block, void *grid, int *warp_size) {
+    printf("got: __cudaRegisterFunction(%p, %p, %s, %s, %d, %p, %p, %p, %p, %p)\n",
+           (void *)handle, (const void *)host_function, device_function, device_name,
+           thread_limit, tid, bid, block, grid, (void *)warp_size);
+}
+
+void __cudaRegisterVar(void **handle, char *host_variable, char *device_address,
+                       const char *device_name, int ext, size_t size, int constant, int global) {
+    printf("got: __cudaRegisterVar(%p, %p, %s, %s, %d, %zu, %d, %d)\n", (void *)handle,
+           (void *)host_variable, device_address, device_name, ext, size, constant, global);
+}
+
+void __cudaRegisterManagedVar(void **handle, void **host_pointer, char *device_address,
+                              const char *device_name, int ext, size_t size, int constant,
+                              int global) {
+    printf("got: __cudaRegisterManagedVar(%p, %p, %s, %s, %d, %zu, %d, %d)\n", (void *)handle,
+           (void *)host_pointer, device_address, device_name, ext, size, constant, global);
+}
+
+char __cudaInitModule(void **handle) {
+    printf("got: __cudaInitModule(%p) = 1\n", (void *)handle);
+    return 1;
+}
+
+unsigned __cudaPushCallConfiguration(fake_dim3 grid, fake_dim3 block, size_t shared, void *stream) {
+    pushed_grid = grid, pushed_block = block, pushed_shared = shared, pushed_stream = stream;
+    printf("got: __cudaPushCallConfiguration(%u %u %u, %u %u %u, %zu, %p) = 0\n", grid.x, grid.y,
+           grid.z, block.x, block.y, block.z, shared, stream);
+    return 0;
+}
+
+int __cudaPopCallConfiguration(fake_dim3 *grid, fake_dim3 *block, size_t *shared, void *stream) {
+    if (!grid || !block || !shared || !stream) return 1; /* cudaErrorInvalidValue */
+    *grid = pushed_grid, *block = pushed_block, *shared = pushed_shared;
+    *(void **)stream = pushed_stream;
+    printf("got: __cudaPopCallConfiguration() = 0: %u %u %u, %u %u %u, %zu, %p\n", grid->x,
+           grid->y, grid->z, block->x, block->y, block->z, *shared, pushed_stream);
+    return 0;
+}
+
 #ifdef FAKE_DRIVER
 #include <dlfcn.h>
 #include <stdatomic.h>
