@@ -37,7 +37,10 @@ pub fn run() -> Result<(), ()> {
             "nvrtcCompileProgram",
             nvrtc::nvrtcCompileProgram(program, 1, options.as_ptr()),
         )?;
-        check("nvrtcGetPTXSize", nvrtc::nvrtcGetPTXSize(program, &mut size))?;
+        check(
+            "nvrtcGetPTXSize",
+            nvrtc::nvrtcGetPTXSize(program, &mut size),
+        )?;
         let mut ptx = vec![0u8; size];
         check(
             "nvrtcGetPTX",
