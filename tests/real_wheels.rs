@@ -48,7 +48,7 @@ struct Real {
     /// Whether the Rust program runs it too.
     rust: bool,
     /// What its part prints under Wine where that is not what it prints
-    /// under qemu.
+    /// under qemu: the runtime's answer without `nvcuda.dll`.
     windows: Option<&'static str>,
 }
 
@@ -345,8 +345,9 @@ fn venv(venv: &Path, site: &str, platform: &'static str) {
     }
 }
 
+/// The committed pairs of [`RELEASE`].
 fn generated() -> PathBuf {
-    root().join("generated/cuda-13.0")
+    root().join(format!("generated/cuda-{RELEASE}"))
 }
 
 /// The C++ program's build with `compiler` (`-O2`, no warning allowed):
@@ -661,9 +662,10 @@ fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_link
         cmd
     };
     let all = &all_reals();
-    // The program linked to the DLLs runs first, and makes the prefix, while
-    // the other two build.
+    // Wine makes the prefix while the programs build; the program linked to
+    // the DLLs runs first, while the other two may still build.
     let direct = std::thread::scope(|s| {
+        let prefix_made = s.spawn(|| run_ok(&mut wine(Path::new("wineboot"), &[])));
         s.spawn(|| {
             let program = rust_program(RUST_WINDOWS, "x86_64-w64-mingw32-gcc");
             place(&program, &rust);
@@ -694,6 +696,7 @@ fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_link
             cmd.arg(bin.join(windows_name(real.library)));
         }
         run_ok(cmd.arg("-o").arg(&linked));
+        prefix_made.join().unwrap();
         lines(wine(&linked, &[]), all)
     });
     let rust_only = &rust_reals();
