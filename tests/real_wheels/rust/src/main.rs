@@ -1,66 +1,41 @@
-//! Compiles a saxpy kernel with NVRTC for compute_90 through the committed
-//! 13.0 module and prints the PTX's size and FNV-1a hash, as
-//! `tests/real_wheels/saxpy.cpp` does: `ptx <size> <hash>`.
+//! The real-wheel program of `tests/real_wheels/main.cpp` in Rust, through
+//! the committed 13.0 modules: NVRTC compiles a saxpy kernel
+//! ([`compile`]), nvJitLink links one written in PTX ([`link`]). Prints the
+//! same lines as the C++ parts: `<library> <what> <size> <hash>`, or
+//! `<library>: <call> failed: <code>`.
 
 #[allow(dead_code)]
 #[path = "../../../../generated/cuda-13.0/nvrtc.rs"]
 mod nvrtc;
 
-use std::ffi::{c_char, CStr};
-use std::process::exit;
+#[allow(dead_code)]
+#[path = "../../../../generated/cuda-13.0/nvjitlink.rs"]
+mod nvjitlink;
 
-const KERNEL: &CStr =
-    c"extern \"C\" __global__ void saxpy(float a, const float *x, float *y, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
-";
+mod compile;
+mod link;
 
-fn check(r: nvrtc::nvrtcResult, what: &str) {
-    if r != nvrtc::nvrtcResult::NVRTC_SUCCESS {
-        println!("{what}: {r:?}");
-        exit(1);
-    }
-}
-
-fn main() {
-    let mut program: nvrtc::nvrtcProgram = std::ptr::null_mut();
-    let options = [c"--gpu-architecture=compute_90".as_ptr()];
-    let mut size = 0usize;
-    // SAFETY: valid pointers and NUL-terminated strings throughout; the PTX
-    // buffer holds the size NVRTC reported.
-    let ptx = unsafe {
-        check(
-            nvrtc::nvrtcCreateProgram(
-                &mut program,
-                KERNEL.as_ptr(),
-                c"saxpy.cu".as_ptr(),
-                0,
-                std::ptr::null(),
-                std::ptr::null(),
-            ),
-            "nvrtcCreateProgram",
-        );
-        check(
-            nvrtc::nvrtcCompileProgram(program, 1, options.as_ptr()),
-            "nvrtcCompileProgram",
-        );
-        check(
-            nvrtc::nvrtcGetPTXSize(program, &mut size),
-            "nvrtcGetPTXSize",
-        );
-        let mut ptx = vec![0u8; size];
-        check(
-            nvrtc::nvrtcGetPTX(program, ptx.as_mut_ptr().cast::<c_char>()),
-            "nvrtcGetPTX",
-        );
-        nvrtc::nvrtcDestroyProgram(&mut program);
-        ptx
-    };
+/// Prints `<library> <what> <size> <hash>`: the FNV-1a hash of `bytes`.
+fn print_hashed(library: &str, what: &str, bytes: &[u8]) {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in ptx {
+    for &b in bytes {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
-    println!("ptx {size} {hash:016x}");
+    println!("{library} {what} {} {hash:016x}", bytes.len());
+}
+
+/// `Err` when `code` is a failure (not 0), after printing it.
+fn check(library: &str, call: &str, code: u32) -> Result<(), ()> {
+    if code == 0 {
+        return Ok(());
+    }
+    println!("{library}: {call} failed: {code}");
+    Err(())
+}
+
+fn main() {
+    // A failure is printed where it happens; the next library runs anyway.
+    let _ = compile::run();
+    let _ = link::run();
 }
