@@ -27,5 +27,6 @@ mod readme;
 mod real_headers;
 mod real_wheels;
 mod scenarios;
+mod shared_types;
 mod snapshots;
 mod windows;
