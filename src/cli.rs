@@ -205,6 +205,13 @@ pub struct Pinned {
     /// The directory of the weaves (the crate's own generated/data/)
     #[arg(long, value_name = "DIR", default_value = "generated/data")]
     pub out: PathBuf,
+    /// The Rust runtime's opaque structs, written from the types of every library and release
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "cushim-runtime/src/opaque.rs"
+    )]
+    pub runtime: PathBuf,
     #[arg(
         long,
         value_name = "NAME",
@@ -503,15 +510,71 @@ fn pinned_cmd(args: &Pinned) -> Result<(), Error> {
     let shipped = each_on_its_own_core(&jobs, |(library, fresh)| {
         crate::pipeline::ship(library, fresh)
     });
-    for files in shipped {
-        for outcome in crate::write::write_all(&args.out, &files?)? {
+    let report = |outcomes: Vec<Outcome>| {
+        for outcome in outcomes {
             match outcome {
                 Outcome::Written(p) => crate::diag::note!("wrote {}", p.display()),
                 Outcome::Unchanged(p) => crate::diag::note!("unchanged {}", p.display()),
             }
         }
+    };
+    let mut written = Vec::new();
+    for files in shipped {
+        let files = files?;
+        report(crate::write::write_all(&args.out, &files)?);
+        written.extend(files);
     }
+    // The runtime's opaque structs, from the types just written (and the
+    // shipped ones of the libraries not asked for).
+    let fresh: Vec<(&str, &str)> = written
+        .iter()
+        .filter_map(|f| {
+            let stem = f.name.strip_suffix(".types.rs.weave")?;
+            Some((stem, f.contents.as_str()))
+        })
+        .collect();
+    let source = crate::pinned::opaque_source(&fresh)?;
+    let (dir, name) = match (args.runtime.parent(), args.runtime.file_name()) {
+        (Some(dir), Some(name)) => (dir, name.to_string_lossy().into_owned()),
+        _ => {
+            return Err(Error::new(format!(
+                "`--runtime {}` names no file",
+                args.runtime.display()
+            ))
+            .hint("name the runtime's file, e.g. `cushim-runtime/src/opaque.rs`"))
+        }
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    };
+    let outcomes = crate::write::write_all(
+        dir,
+        &[crate::emit::File {
+            name,
+            contents: source.clone(),
+        }],
+    )?;
+    if matches!(outcomes.first(), Some(Outcome::Written(_)))
+        && !source.contains(&runtime_tags_line())
+    {
+        crate::diag::note!(
+            "the runtime's opaque structs changed: build again and run `cushim pinned` once more, so that the modules re-export them"
+        );
+    }
+    report(outcomes);
     Ok(())
+}
+
+/// The `TAGS` list of the runtime this build of cushim has, as the
+/// runtime's file spells it: the structs its modules re-export.
+fn runtime_tags_line() -> String {
+    let tags: String = cushim_runtime::opaque::TAGS
+        .iter()
+        .map(|t| format!("    {t:?},\n"))
+        .collect();
+    format!("pub const TAGS: &[&str] = &[\n{tags}];\n")
 }
 
 /// `work` on every job, as many at once as the machine has cores; the

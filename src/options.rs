@@ -797,6 +797,8 @@ mod tests {
             },
             link: Link::Feature("with-driver".into()),
             library: &crate::library::NVRTC,
+            deprecated_attributes: false,
+            shared_types: false,
         };
         let mut everything = everything;
         for (i, style) in EnumStyle::PRECEDENCE.into_iter().rev().enumerate() {

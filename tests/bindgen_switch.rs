@@ -3,8 +3,10 @@
 //! rustified bindings of the pinned 13.5 header (made here, by the bindgen
 //! that cushim is built with; linked with -lcuda) and
 //! against cushim's module with `EnumStyle::Rust` (from the shipped data, the
-//! `emit` feature only). Both run against the fake driver and must print the
-//! same. A third program runs the 13.5 and merged modules in every enum style.
+//! `emit` feature only, and no `#[deprecated]` attributes, which bindgen
+//! never writes). Both build without a warning, run against the fake driver
+//! and must print the same. A third program runs the 13.5 and merged modules
+//! in every enum style.
 
 use crate::common;
 
@@ -73,6 +75,7 @@ fn a_program_for_bindgens_rustified_bindings_runs_the_same_on_cushims_module() {
         "name \"Fake GPU 1\"",
         "flags CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST = 9",
         "context 0x1091",
+        "cuTexRefSetMipmapLevelClamp: CUDA_ERROR_INVALID_VALUE = 1",
         "cuCtxSynchronize: CUDA_ERROR_INVALID_CONTEXT = 201",
         "verdict of cuCtxSynchronize: no context",
         "CU_MEMORYTYPE_UNIFIED is unified",

@@ -137,12 +137,66 @@ fn entries(items: &[syn::Item], enums: &BTreeSet<String>) -> Vec<String> {
             },
             syn::Item::Const(c) if ours(&c.ty) => out.push(tokens(c)),
             syn::Item::Type(t) if enums.contains(&t.ident.to_string()) => out.push(tokens(t)),
+            // The opaque structs that the runtime declares: compared apart
+            // (`opaque_structs_are_the_runtimes_with_bindgens_shape`).
+            syn::Item::Use(u) if tokens(u).starts_with(OPAQUE_USE) => {}
             syn::Item::Use(u) => out.push(tokens(u)),
             _ => {}
         }
     }
     out.sort();
     out
+}
+
+/// How a module re-exports one of the runtime's opaque structs, as tokens.
+const OPAQUE_USE: &str = "pub use cushim_runtime :: opaque ::";
+
+/// Each struct of `items` that is declared only, as bindgen writes it (one
+/// field, `_unused: [u8; 0]`), by name, without its derives.
+fn declared_only(items: &[syn::Item]) -> std::collections::BTreeMap<String, String> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) if tokens(&s.fields).replace(' ', "") == "{_unused:[u8;0],}" => {
+                let mut s = s.clone();
+                s.attrs.retain(|a| a.path().is_ident("repr"));
+                Some((s.ident.to_string(), tokens(&s)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every struct that bindgen declares only in the 13.5 driver's headers is
+/// one the module re-exports from the runtime, and the runtime's struct has
+/// bindgen's shape (`#[repr(C)]`, one empty array field), so its layout is
+/// bindgen's; the module declares none itself.
+#[test]
+fn opaque_structs_are_the_runtimes_with_bindgens_shape() {
+    let newtype = EnumVariation::NewType {
+        is_bitfield: false,
+        is_global: false,
+    };
+    let theirs = declared_only(&bindgen_items(newtype, true));
+    let ours = cushim_items(EnumStyle::NewType, true);
+    assert!(declared_only(&ours).is_empty());
+    let shared: BTreeSet<String> = ours
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Use(u) => tokens(u)
+                .strip_prefix(OPAQUE_USE)
+                .map(|rest| rest.trim().trim_end_matches(';').trim().to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(shared.contains("CUctx_st") && shared.contains("CUstream_st"));
+    assert_eq!(shared, theirs.keys().cloned().collect::<BTreeSet<_>>());
+    let runtime =
+        std::fs::read_to_string(common::root().join("cushim-runtime/src/opaque.rs")).unwrap();
+    let runtime = declared_only(&syn::parse_file(&runtime).unwrap().items);
+    for (name, shape) in &theirs {
+        assert_eq!(runtime.get(name), Some(shape), "{name}");
+    }
 }
 
 /// Whether `items` define `Debug` for `name` by hand.

@@ -20,13 +20,13 @@ const GENERATOR: &[&[&str]] = &[
 ];
 
 /// The runtime crate (`cushim-runtime/src/`), bottom first: the
-/// description; the pieces that know one thing (a file, a directory's
-/// owners, the platform's loader, the stream mode); the candidates, a loaded
-/// library and its version; one candidate admitted, or the driver taken
-/// through the CUDA runtime; the search; a library's state; a shim's; the
-/// typed layer.
+/// description and the opaque structs; the pieces that know one thing (a
+/// file, a directory's owners, the platform's loader, the stream mode); the
+/// candidates, a loaded library and its version; one candidate admitted, or
+/// the driver taken through the CUDA runtime; the search; a library's state;
+/// a shim's; the typed layer.
 const RUNTIME: &[&[&str]] = &[
-    &["info"],
+    &["info", "opaque"],
     &["error", "file", "fmt", "loader", "stream", "trust"],
     &["candidates", "loaded", "version"],
     &["admit", "entry"],

@@ -28,6 +28,7 @@ mod readme;
 mod real_headers;
 mod real_wheels;
 mod scenarios;
+mod shared_types;
 mod snapshots;
 mod windows;
 mod windows_search;

@@ -1,6 +1,7 @@
 //! The data cushim ships for every library's pinned releases (the weaves in
 //! `generated/data/`: each release's IR, bindgen's types and the output
-//! rendered with default options) is what the pinned headers give today:
+//! rendered with default options), and the runtime's opaque structs
+//! (`cushim-runtime/src/opaque.rs`), are what the pinned headers give today:
 //! `cushim pinned --all` parses every release again from the fetched headers
 //! and renders it, into a scratch directory, and every file must match the
 //! committed one byte for byte. A parser or emitter change that alters the
@@ -13,9 +14,23 @@ use common::{cushim, root, scratch, text};
 #[test]
 fn the_shipped_data_matches_a_fresh_parse_and_render_of_every_pinned_release() {
     let out_dir = scratch("pinned-data");
-    let out = cushim(&["pinned", "--all", "--out", out_dir.to_str().unwrap()]);
+    let runtime = scratch("pinned-runtime").join("opaque.rs");
+    let out = cushim(&[
+        "pinned",
+        "--all",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--runtime",
+        runtime.to_str().unwrap(),
+    ]);
     let (_, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
+    // The runtime's opaque structs, from the types of that parse.
+    assert!(
+        std::fs::read(&runtime).unwrap()
+            == std::fs::read(root().join("cushim-runtime/src/opaque.rs")).unwrap(),
+        "stale cushim-runtime/src/opaque.rs; rewrite it with `cargo run -- pinned --all`"
+    );
     let data = root().join("generated/data");
     let written = common::files_under(&out_dir);
     let committed = common::files_under(&data);

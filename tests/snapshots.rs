@@ -124,6 +124,11 @@ fn outputs_of_every_flag_that_changes_them() {
             .languages(&[cushim::Language::Rust]),
     );
     let rust = |name: &str| with(name).languages(&[cushim::Language::Rust]);
+    snapshot_outputs(
+        "no-deprecated-attributes",
+        rust("deprecated").deprecated_attributes(false),
+    );
+    snapshot_outputs("no-shared-types", rust("types").shared_types(false));
     for style in cushim::EnumStyle::PRECEDENCE {
         snapshot_outputs(
             &format!("enum-{}", style.name().replace('_', "-")),

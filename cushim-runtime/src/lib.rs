@@ -30,13 +30,20 @@
 //! the search step by step, which `cushim doctor` shows, in another
 //! (`doctor`): neither is the program's API.
 //!
-//! All of that is the default feature `load`. Without it the crate holds only
-//! the description of a library ([`LibraryInfo`] and the types it is made
-//! of), which cushim prints into the modules it generates: a build script
-//! that depends on cushim compiles no libloading.
+//! The C structs that the headers declare but never define (`CUctx_st`,
+//! `CUstream_st`, ...) are declared once, in [`opaque`]: every module
+//! re-exports them, so that the driver's `CUcontext` and the CUDA runtime's
+//! `cudaStream_t` are the same types in every library's module.
+//!
+//! All of that but [`opaque`] is the default feature `load`. Without it the
+//! crate holds only the description of a library ([`LibraryInfo`] and the
+//! types it is made of), which cushim prints into the modules it generates,
+//! and the opaque structs: a build script that depends on cushim compiles no
+//! libloading.
 
 // Bottom first: each module uses only the ones above it in this list
-// (`tests/layers.rs` checks it). The description alone without `load`.
+// (`tests/layers.rs` checks it). The description and the opaque structs
+// alone without `load`.
 #[cfg(feature = "load")]
 mod admit;
 #[cfg(feature = "load")]
@@ -60,6 +67,7 @@ mod library;
 mod loaded;
 #[cfg(feature = "load")]
 mod loader;
+pub mod opaque;
 #[cfg(feature = "load")]
 mod search;
 #[cfg(feature = "load")]

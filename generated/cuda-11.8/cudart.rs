@@ -50,18 +50,10 @@ impl Default for cudaChannelFormatDesc {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaArray {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaArray;
 pub type cudaArray_t = *mut cudaArray;
 pub type cudaArray_const_t = *const cudaArray;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaMipmappedArray {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaMipmappedArray;
 pub type cudaMipmappedArray_t = *mut cudaMipmappedArray;
 pub type cudaMipmappedArray_const_t = *const cudaMipmappedArray;
 #[repr(C)]
@@ -216,11 +208,7 @@ impl Default for cudaHostNodeParams {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaGraphicsResource {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaGraphicsResource;
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct cudaResourceDesc {
@@ -814,60 +802,24 @@ impl Default for cudaExternalSemaphoreWaitParams {
     }
 }
 pub use self::cudaError as cudaError_t;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUevent_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUevent_st;
 pub type cudaEvent_t = *mut CUevent_st;
 pub type cudaGraphicsResource_t = *mut cudaGraphicsResource;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUexternalMemory_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUexternalMemory_st;
 pub type cudaExternalMemory_t = *mut CUexternalMemory_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUexternalSemaphore_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUexternalSemaphore_st;
 pub type cudaExternalSemaphore_t = *mut CUexternalSemaphore_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraph_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraph_st;
 pub type cudaGraph_t = *mut CUgraph_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphNode_st;
 pub type cudaGraphNode_t = *mut CUgraphNode_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUuserObject_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUuserObject_st;
 pub type cudaUserObject_t = *mut CUuserObject_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUfunc_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUfunc_st;
 pub type cudaFunction_t = *mut CUfunc_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUmemPoolHandle_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUmemPoolHandle_st;
 pub type cudaMemPool_t = *mut CUmemPoolHandle_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -939,11 +891,7 @@ impl Default for cudaExternalSemaphoreWaitNodeParams {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphExec_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphExec_st;
 pub type cudaGraphExec_t = *mut CUgraphExec_st;
 #[repr(C)]
 #[derive(Copy, Clone)]

@@ -30,17 +30,9 @@ pub const NCCL_SUFFIX: &::std::ffi::CStr = c"";
 pub const NCCL_VERSION_CODE: u32 = 22105;
 pub const NCCL_UNIQUE_ID_BYTES: u32 = 128;
 pub const NCCL_SPLIT_NOCOLOR: i32 = -1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct ncclComm {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::ncclComm;
 pub type ncclComm_t = *mut ncclComm;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

@@ -314,11 +314,7 @@ pub const NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_SHARED: u32 = 0;
 pub const NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_COUNT: u32 = 1;
 pub const NVML_GPM_METRICS_GET_VERSION: u32 = 1;
 pub const NVML_GPM_SUPPORT_VERSION: u32 = 1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlDevice_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlDevice_st;
 pub type nvmlDevice_t = *mut nvmlDevice_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -759,11 +755,7 @@ impl Default for nvmlFieldValue_st {
     }
 }
 pub type nvmlFieldValue_t = nvmlFieldValue_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlUnit_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlUnit_st;
 pub type nvmlUnit_t = *mut nvmlUnit_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -858,11 +850,7 @@ impl Default for nvmlUnitFanSpeeds_st {
     }
 }
 pub type nvmlUnitFanSpeeds_t = nvmlUnitFanSpeeds_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlEventSet_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlEventSet_st;
 pub type nvmlEventSet_t = *mut nvmlEventSet_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1112,11 +1100,7 @@ impl Default for nvmlGpuInstanceInfo_st {
     }
 }
 pub type nvmlGpuInstanceInfo_t = nvmlGpuInstanceInfo_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlGpuInstance_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlGpuInstance_st;
 pub type nvmlGpuInstance_t = *mut nvmlGpuInstance_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -1183,17 +1167,9 @@ impl Default for nvmlComputeInstanceInfo_st {
     }
 }
 pub type nvmlComputeInstanceInfo_t = nvmlComputeInstanceInfo_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlComputeInstance_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlComputeInstance_st;
 pub type nvmlComputeInstance_t = *mut nvmlComputeInstance_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlGpmSample_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlGpmSample_st;
 pub type nvmlGpmSample_t = *mut nvmlGpmSample_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

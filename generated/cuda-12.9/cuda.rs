@@ -103,142 +103,54 @@ pub type CUdeviceptr_v2 = ::std::os::raw::c_ulonglong;
 pub type CUdeviceptr = CUdeviceptr_v2;
 pub type CUdevice_v1 = ::std::os::raw::c_int;
 pub type CUdevice = CUdevice_v1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUctx_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUctx_st;
 pub type CUcontext = *mut CUctx_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUmod_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUmod_st;
 pub type CUmodule = *mut CUmod_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUfunc_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUfunc_st;
 pub type CUfunction = *mut CUfunc_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUlib_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUlib_st;
 pub type CUlibrary = *mut CUlib_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUkern_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUkern_st;
 pub type CUkernel = *mut CUkern_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUarray_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUarray_st;
 pub type CUarray = *mut CUarray_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUmipmappedArray_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUmipmappedArray_st;
 pub type CUmipmappedArray = *mut CUmipmappedArray_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUtexref_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUtexref_st;
 pub type CUtexref = *mut CUtexref_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUsurfref_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUsurfref_st;
 pub type CUsurfref = *mut CUsurfref_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUevent_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUevent_st;
 pub type CUevent = *mut CUevent_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type CUstream = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphicsResource_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphicsResource_st;
 pub type CUgraphicsResource = *mut CUgraphicsResource_st;
 pub type CUtexObject_v1 = ::std::os::raw::c_ulonglong;
 pub type CUtexObject = CUtexObject_v1;
 pub type CUsurfObject_v1 = ::std::os::raw::c_ulonglong;
 pub type CUsurfObject = CUsurfObject_v1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUextMemory_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUextMemory_st;
 pub type CUexternalMemory = *mut CUextMemory_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUextSemaphore_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUextSemaphore_st;
 pub type CUexternalSemaphore = *mut CUextSemaphore_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraph_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraph_st;
 pub type CUgraph = *mut CUgraph_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphNode_st;
 pub type CUgraphNode = *mut CUgraphNode_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphExec_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphExec_st;
 pub type CUgraphExec = *mut CUgraphExec_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUmemPoolHandle_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUmemPoolHandle_st;
 pub type CUmemoryPool = *mut CUmemPoolHandle_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUuserObject_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUuserObject_st;
 pub type CUuserObject = *mut CUuserObject_st;
 pub type CUgraphConditionalHandle = cuuint64_t;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphDeviceUpdatableNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphDeviceUpdatableNode_st;
 pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUasyncCallbackEntry_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUasyncCallbackEntry_st;
 pub type CUasyncCallbackHandle = *mut CUasyncCallbackEntry_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgreenCtx_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgreenCtx_st;
 pub type CUgreenCtx = *mut CUgreenCtx_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -543,11 +455,7 @@ pub use self::CUjit_target_enum as CUjit_target;
 pub use self::CUjit_fallback_enum as CUjit_fallback;
 pub use self::CUjit_cacheMode_enum as CUjit_cacheMode;
 pub use self::CUjitInputType_enum as CUjitInputType;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUlinkState_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUlinkState_st;
 pub type CUlinkState = *mut CUlinkState_st;
 pub use self::CUgraphicsRegisterFlags_enum as CUgraphicsRegisterFlags;
 pub use self::CUgraphicsMapResourceFlags_enum as CUgraphicsMapResourceFlags;
@@ -2311,11 +2219,7 @@ impl Default for CUmemDecompressParams_st {
 pub type CUmemDecompressParams = CUmemDecompressParams_st;
 pub use self::CUfunctionLoadingState_enum as CUfunctionLoadingState;
 pub use self::CUcoredumpSettings_enum as CUcoredumpSettings;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUdevResourceDesc_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUdevResourceDesc_st;
 pub type CUdevResourceDesc = *mut CUdevResourceDesc_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -2357,11 +2261,7 @@ impl Default for CUdevResource_st {
 pub type CUdevResource_v1 = CUdevResource_st;
 pub type CUdevResource = CUdevResource_v1;
 pub use self::CUlogLevel_enum as CUlogLevel;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUlogsCallbackEntry_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUlogsCallbackEntry_st;
 pub type CUlogsCallbackHandle = *mut CUlogsCallbackEntry_st;
 pub type CUlogsCallback = ::std::option::Option<
     unsafe extern "C" fn(
@@ -2418,11 +2318,7 @@ impl Default for CUeglFrame_st {
 }
 pub type CUeglFrame_v1 = CUeglFrame_st;
 pub type CUeglFrame = CUeglFrame_v1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUeglStreamConnection_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUeglStreamConnection_st;
 pub type CUeglStreamConnection = *mut CUeglStreamConnection_st;
 impl CUipcMem_flags_enum {
     pub const CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: CUipcMem_flags_enum = CUipcMem_flags_enum(1);

@@ -49,30 +49,14 @@ pub const CUDNN_ATTN_WKIND_COUNT: u32 = 8;
 pub const CUDNN_CNN_MAJOR: u32 = 9;
 pub const CUDNN_CNN_MINOR: u32 = 28;
 pub const CUDNN_CNN_PATCH: u32 = 0;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraph_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraph_st;
 pub type cudaGraph_t = *mut CUgraph_st;
 pub use self::libraryPropertyType_t as libraryPropertyType;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnContext {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnContext;
 pub type cudnnHandle_t = *mut cudnnContext;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnRuntimeTag_t {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnRuntimeTag_t;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct cudnnDebugStruct {
@@ -114,101 +98,37 @@ pub struct cudnnFractionStruct {
     pub denominator: i64,
 }
 pub type cudnnFraction_t = cudnnFractionStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnTensorStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnTensorStruct;
 pub type cudnnTensorDescriptor_t = *mut cudnnTensorStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnPoolingStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnPoolingStruct;
 pub type cudnnPoolingDescriptor_t = *mut cudnnPoolingStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnFilterStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnFilterStruct;
 pub type cudnnFilterDescriptor_t = *mut cudnnFilterStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnLRNStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnLRNStruct;
 pub type cudnnLRNDescriptor_t = *mut cudnnLRNStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnActivationStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnActivationStruct;
 pub type cudnnActivationDescriptor_t = *mut cudnnActivationStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnSpatialTransformerStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnSpatialTransformerStruct;
 pub type cudnnSpatialTransformerDescriptor_t = *mut cudnnSpatialTransformerStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnOpTensorStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnOpTensorStruct;
 pub type cudnnOpTensorDescriptor_t = *mut cudnnOpTensorStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnReduceTensorStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnReduceTensorStruct;
 pub type cudnnReduceTensorDescriptor_t = *mut cudnnReduceTensorStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnCTCLossStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnCTCLossStruct;
 pub type cudnnCTCLossDescriptor_t = *mut cudnnCTCLossStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnTensorTransformStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnTensorTransformStruct;
 pub type cudnnTensorTransformDescriptor_t = *mut cudnnTensorTransformStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnDropoutStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnDropoutStruct;
 pub type cudnnDropoutDescriptor_t = *mut cudnnDropoutStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnRNNStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnRNNStruct;
 pub type cudnnRNNDescriptor_t = *mut cudnnRNNStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnRNNDataStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnRNNDataStruct;
 pub type cudnnRNNDataDescriptor_t = *mut cudnnRNNDataStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnSeqDataStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnSeqDataStruct;
 pub type cudnnSeqDataDescriptor_t = *mut cudnnSeqDataStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnAttnStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnAttnStruct;
 pub type cudnnAttnDescriptor_t = *mut cudnnAttnStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnConvolutionStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnConvolutionStruct;
 pub type cudnnConvolutionDescriptor_t = *mut cudnnConvolutionStruct;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -252,23 +172,11 @@ impl Default for cudnnConvolutionBwdDataAlgoPerfStruct {
     }
 }
 pub type cudnnConvolutionBwdDataAlgoPerf_t = cudnnConvolutionBwdDataAlgoPerfStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnFusedOpsConstParamStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnFusedOpsConstParamStruct;
 pub type cudnnFusedOpsConstParamPack_t = *mut cudnnFusedOpsConstParamStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnFusedOpsVariantParamStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnFusedOpsVariantParamStruct;
 pub type cudnnFusedOpsVariantParamPack_t = *mut cudnnFusedOpsVariantParamStruct;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudnnFusedOpsPlanStruct {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudnnFusedOpsPlanStruct;
 pub type cudnnFusedOpsPlan_t = *mut cudnnFusedOpsPlanStruct;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

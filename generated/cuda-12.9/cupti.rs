@@ -545,47 +545,19 @@ pub const CUPTI_DECOMPRESSED_BYTES_UNKNOWN: u32 = 0;
 pub const CUPTI_MAX_GPUS: u32 = 32;
 pub type CUdevice_v1 = ::std::os::raw::c_int;
 pub type CUdevice = CUdevice_v1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUctx_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUctx_st;
 pub type CUcontext = *mut CUctx_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUevent_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUevent_st;
 pub type CUevent = *mut CUevent_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type CUstream = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraph_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraph_st;
 pub type CUgraph = *mut CUgraph_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphNode_st;
 pub type CUgraphNode = *mut CUgraphNode_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphExec_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphExec_st;
 pub type CUgraphExec = *mut CUgraphExec_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphDeviceUpdatableNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphDeviceUpdatableNode_st;
 pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -906,11 +878,7 @@ pub type CUpti_CallbackFunc = ::std::option::Option<
         cbdata: *const ::std::os::raw::c_void,
     ),
 >;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUpti_Subscriber_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUpti_Subscriber_st;
 pub type CUpti_SubscriberHandle = *mut CUpti_Subscriber_st;
 pub type CUpti_DomainTable = *mut CUpti_CallbackDomain;
 pub type CUpti_EventID = u32;

@@ -45,29 +45,13 @@ pub const NCCL_SHRINK_DEFAULT: u32 = 0;
 pub const NCCL_SHRINK_ABORT: u32 = 1;
 pub const NCCL_REVOKE_DEFAULT: u32 = 0;
 pub const NCCL_SUSPEND_MEM: u32 = 1;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUevent_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUevent_st;
 pub type cudaEvent_t = *mut CUevent_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct ncclComm {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::ncclComm;
 pub type ncclComm_t = *mut ncclComm;
-#[repr(C)]
-#[derive(Debug)]
-pub struct ncclWindow_vidmem {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::ncclWindow_vidmem;
 pub type ncclWindow_t = *mut ncclWindow_vidmem;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -225,11 +209,7 @@ impl Default for ncclEncryptionConfig_v23200 {
     }
 }
 pub type ncclEncryptionConfig_t = ncclEncryptionConfig_v23200;
-#[repr(C)]
-#[derive(Debug)]
-pub struct ncclParamHandle {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::ncclParamHandle;
 pub type ncclParamHandle_t = *mut ncclParamHandle;
 impl ncclResult_t {
     pub const ncclSuccess: ncclResult_t = ncclResult_t(0);

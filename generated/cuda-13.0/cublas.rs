@@ -42,11 +42,7 @@ pub struct double2 {
     pub x: f64,
     pub y: f64,
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
 pub type cuFloatComplex = float2;
 pub type cuDoubleComplex = double2;
@@ -56,11 +52,7 @@ pub use self::cudaEmulationMantissaControl_t as cudaEmulationMantissaControl;
 pub use self::cudaEmulationSpecialValuesSupport_t as cudaEmulationSpecialValuesSupport;
 pub use self::libraryPropertyType_t as libraryPropertyType;
 pub use self::cudaDataType as cublasDataType_t;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cublasContext {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cublasContext;
 pub type cublasHandle_t = *mut cublasContext;
 pub type cublasLogCallback = ::std::option::Option<
     unsafe extern "C" fn(msg: *const ::std::os::raw::c_char),

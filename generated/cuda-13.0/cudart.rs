@@ -50,18 +50,10 @@ impl Default for cudaChannelFormatDesc {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaArray {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaArray;
 pub type cudaArray_t = *mut cudaArray;
 pub type cudaArray_const_t = *const cudaArray;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaMipmappedArray {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaMipmappedArray;
 pub type cudaMipmappedArray_t = *mut cudaMipmappedArray;
 pub type cudaMipmappedArray_const_t = *const cudaMipmappedArray;
 #[repr(C)]
@@ -266,11 +258,7 @@ impl Default for cudaHostNodeParamsV2 {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaGraphicsResource {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaGraphicsResource;
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct cudaResourceDesc {
@@ -1035,73 +1023,29 @@ impl Default for cudaExternalSemaphoreWaitParams {
     }
 }
 pub use self::cudaError as cudaError_t;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUevent_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUevent_st;
 pub type cudaEvent_t = *mut CUevent_st;
 pub type cudaGraphicsResource_t = *mut cudaGraphicsResource;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUexternalMemory_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUexternalMemory_st;
 pub type cudaExternalMemory_t = *mut CUexternalMemory_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUexternalSemaphore_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUexternalSemaphore_st;
 pub type cudaExternalSemaphore_t = *mut CUexternalSemaphore_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraph_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraph_st;
 pub type cudaGraph_t = *mut CUgraph_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphNode_st;
 pub type cudaGraphNode_t = *mut CUgraphNode_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUuserObject_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUuserObject_st;
 pub type cudaUserObject_t = *mut CUuserObject_st;
 pub type cudaGraphConditionalHandle = ::std::os::raw::c_ulonglong;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUfunc_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUfunc_st;
 pub type cudaFunction_t = *mut CUfunc_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUkern_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUkern_st;
 pub type cudaKernel_t = *mut CUkern_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUlib_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUlib_st;
 pub type cudaLibrary_t = *mut CUlib_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUmemPoolHandle_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUmemPoolHandle_st;
 pub type cudaMemPool_t = *mut CUmemPoolHandle_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1317,11 +1261,7 @@ pub struct cudaGraphEdgeData_st {
     pub reserved: [::std::os::raw::c_uchar; 5usize],
 }
 pub type cudaGraphEdgeData = cudaGraphEdgeData_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphExec_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphExec_st;
 pub type cudaGraphExec_t = *mut CUgraphExec_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1358,11 +1298,7 @@ impl Default for cudaGraphExecUpdateResultInfo_st {
     }
 }
 pub type cudaGraphExecUpdateResultInfo = cudaGraphExecUpdateResultInfo_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUgraphDeviceUpdatableNode_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUgraphDeviceUpdatableNode_st;
 pub type cudaGraphDeviceNode_t = *mut CUgraphDeviceUpdatableNode_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -1497,11 +1433,7 @@ impl Default for cudaLaunchConfig_st {
     }
 }
 pub type cudaLaunchConfig_t = cudaLaunchConfig_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cudaAsyncCallbackEntry {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cudaAsyncCallbackEntry;
 pub type cudaAsyncCallbackHandle_t = *mut cudaAsyncCallbackEntry;
 pub use self::cudaAsyncNotificationType_enum as cudaAsyncNotificationType;
 #[repr(C)]
@@ -1547,11 +1479,7 @@ pub type cudaAsyncCallback = ::std::option::Option<
     ),
 >;
 pub use self::CUDAlogLevel_enum as cudaLogLevel;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUlogsCallbackEntry_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUlogsCallbackEntry_st;
 pub type cudaLogsCallbackHandle = *mut CUlogsCallbackEntry_st;
 pub type cudaLogIterator = ::std::os::raw::c_uint;
 pub type cudaSurfaceObject_t = ::std::os::raw::c_ulonglong;

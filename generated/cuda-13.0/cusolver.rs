@@ -28,57 +28,33 @@ pub const CUSOLVER_VER_MINOR: u32 = 0;
 pub const CUSOLVER_VER_PATCH: u32 = 4;
 pub const CUSOLVER_VER_BUILD: u32 = 66;
 pub const CUSOLVER_VERSION: u32 = 12004;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusolverDnContext {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusolverDnContext;
 pub type cusolverDnHandle_t = *mut cusolverDnContext;
-#[repr(C)]
-#[derive(Debug)]
-pub struct syevjInfo {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::syevjInfo;
 pub type syevjInfo_t = *mut syevjInfo;
-#[repr(C)]
-#[derive(Debug)]
-pub struct gesvdjInfo {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::gesvdjInfo;
 pub type gesvdjInfo_t = *mut gesvdjInfo;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusolverDnIRSParams {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusolverDnIRSParams;
 pub type cusolverDnIRSParams_t = *mut cusolverDnIRSParams;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusolverDnIRSInfos {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusolverDnIRSInfos;
 pub type cusolverDnIRSInfos_t = *mut cusolverDnIRSInfos;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusolverDnParams {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusolverDnParams;
 pub type cusolverDnParams_t = *mut cusolverDnParams;
 pub type __off_t = ::std::os::raw::c_long;
 pub type __off64_t = ::std::os::raw::c_long;
 pub type FILE = _IO_FILE;
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_marker {
     _unused: [u8; 0],
 }
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_codecvt {
     _unused: [u8; 0],
 }
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_wide_data {
     _unused: [u8; 0],
 }
@@ -144,11 +120,7 @@ pub type cuDoubleComplex = double2;
 pub type cuComplex = cuFloatComplex;
 pub use self::cudaDataType_t as cudaDataType;
 pub use self::libraryPropertyType_t as libraryPropertyType;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
 pub type cusolver_int_t = ::std::os::raw::c_int;
 pub type cusolverDnLoggerCallback_t = ::std::option::Option<
@@ -158,29 +130,13 @@ pub type cusolverDnLoggerCallback_t = ::std::option::Option<
         message: *const ::std::os::raw::c_char,
     ),
 >;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseMatDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseMatDescr;
 pub type cusparseMatDescr_t = *mut cusparseMatDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusolverSpContext {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusolverSpContext;
 pub type cusolverSpHandle_t = *mut cusolverSpContext;
-#[repr(C)]
-#[derive(Debug)]
-pub struct csrqrInfo {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::csrqrInfo;
 pub type csrqrInfo_t = *mut csrqrInfo;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusolverRfCommon {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusolverRfCommon;
 pub type cusolverRfHandle_t = *mut cusolverRfCommon;
 impl cusolverDnFunction_t {
     pub const CUSOLVERDN_GETRF: cusolverDnFunction_t = cusolverDnFunction_t(0);

@@ -31,17 +31,17 @@ pub type __off_t = ::std::os::raw::c_long;
 pub type __off64_t = ::std::os::raw::c_long;
 pub type FILE = _IO_FILE;
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_marker {
     _unused: [u8; 0],
 }
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_codecvt {
     _unused: [u8; 0],
 }
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_wide_data {
     _unused: [u8; 0],
 }
@@ -88,53 +88,21 @@ impl Default for _IO_FILE {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorComputeDescriptor {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorComputeDescriptor;
 pub type cutensorComputeDescriptor_t = *mut cutensorComputeDescriptor;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorOperationDescriptor {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorOperationDescriptor;
 pub type cutensorOperationDescriptor_t = *mut cutensorOperationDescriptor;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorPlan {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorPlan;
 pub type cutensorPlan_t = *mut cutensorPlan;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorPlanPreference {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorPlanPreference;
 pub type cutensorPlanPreference_t = *mut cutensorPlanPreference;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorHandle {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorHandle;
 pub type cutensorHandle_t = *mut cutensorHandle;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorTensorDescriptor {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorTensorDescriptor;
 pub type cutensorTensorDescriptor_t = *mut cutensorTensorDescriptor;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cutensorBlockSparseTensorDescriptor {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cutensorBlockSparseTensorDescriptor;
 pub type cutensorBlockSparseTensorDescriptor_t = *mut cutensorBlockSparseTensorDescriptor;
 pub type cutensorLoggerCallback_t = ::std::option::Option<
     unsafe extern "C" fn(

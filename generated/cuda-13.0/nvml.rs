@@ -592,17 +592,9 @@ pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_PERCENT_TMP_FLOOR: u32 = 0;
 pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_RAMP_UP_RATE: u32 = 1;
 pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_RAMP_DOWN_RATE: u32 = 2;
 pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_RAMP_DOWN_HYSTERESIS: u32 = 3;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlDevice_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlDevice_st;
 pub type nvmlDevice_t = *mut nvmlDevice_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlGpuInstance_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlGpuInstance_st;
 pub type nvmlGpuInstance_t = *mut nvmlGpuInstance_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -1776,11 +1768,7 @@ impl Default for nvmlFieldValue_st {
     }
 }
 pub type nvmlFieldValue_t = nvmlFieldValue_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlUnit_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlUnit_st;
 pub type nvmlUnit_t = *mut nvmlUnit_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -1875,11 +1863,7 @@ impl Default for nvmlUnitFanSpeeds_st {
     }
 }
 pub type nvmlUnitFanSpeeds_t = nvmlUnitFanSpeeds_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlEventSet_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlEventSet_st;
 pub type nvmlEventSet_t = *mut nvmlEventSet_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1900,11 +1884,7 @@ impl Default for nvmlEventData_st {
     }
 }
 pub type nvmlEventData_t = nvmlEventData_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlSystemEventSet_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlSystemEventSet_st;
 pub type nvmlSystemEventSet_t = *mut nvmlSystemEventSet_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -2606,17 +2586,9 @@ impl Default for nvmlComputeInstanceInfo_st {
     }
 }
 pub type nvmlComputeInstanceInfo_t = nvmlComputeInstanceInfo_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlComputeInstance_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlComputeInstance_st;
 pub type nvmlComputeInstance_t = *mut nvmlComputeInstance_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlGpmSample_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlGpmSample_st;
 pub type nvmlGpmSample_t = *mut nvmlGpmSample_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

@@ -35,18 +35,10 @@ pub const NVTX_ERR_NO_INJECTION_LIBRARY_AVAILABLE: u32 = 7;
 pub const NVTX_RESOURCE_CLASS_GENERIC: u32 = 1;
 pub type wchar_t = ::std::os::raw::c_int;
 pub type nvtxRangeId_t = u64;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvtxDomainRegistration_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvtxDomainRegistration_st;
 pub type nvtxDomainRegistration = nvtxDomainRegistration_st;
 pub type nvtxDomainHandle_t = *mut nvtxDomainRegistration;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvtxStringRegistration_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvtxStringRegistration_st;
 pub type nvtxStringRegistration = nvtxStringRegistration_st;
 pub type nvtxStringHandle_t = *mut nvtxStringRegistration;
 #[repr(C)]
@@ -143,11 +135,7 @@ impl Default for nvtxResourceAttributes_v0 {
     }
 }
 pub type nvtxResourceAttributes_t = nvtxResourceAttributes_v0;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvtxResourceHandle {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvtxResourceHandle;
 pub type nvtxResourceHandle_t = *mut nvtxResourceHandle;
 impl nvtxColorType_t {
     pub const NVTX_COLOR_UNKNOWN: nvtxColorType_t = nvtxColorType_t(0);

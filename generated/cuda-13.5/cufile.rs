@@ -48,11 +48,7 @@ pub struct timespec {
     pub tv_sec: __time_t,
     pub tv_nsec: __syscall_slong_t,
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type CUstream = *mut CUstream_st;
 pub use self::cudaError_enum as CUresult;
 pub type sa_family_t = ::std::os::raw::c_ushort;

@@ -28,11 +28,7 @@ pub const CURAND_VER_MINOR: u32 = 4;
 pub const CURAND_VER_PATCH: u32 = 5;
 pub const CURAND_VER_BUILD: u32 = 25;
 pub const CURAND_VERSION: u32 = 10405;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
 pub use self::libraryPropertyType_t as libraryPropertyType;
 pub use self::curandStatus as curandStatus_t;
@@ -41,41 +37,21 @@ pub use self::curandOrdering as curandOrdering_t;
 pub use self::curandDirectionVectorSet as curandDirectionVectorSet_t;
 pub type curandDirectionVectors32_t = [::std::os::raw::c_uint; 32usize];
 pub type curandDirectionVectors64_t = [::std::os::raw::c_ulonglong; 64usize];
-#[repr(C)]
-#[derive(Debug)]
-pub struct curandGenerator_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::curandGenerator_st;
 pub type curandGenerator_t = *mut curandGenerator_st;
 pub type curandDistribution_st = f64;
 pub type curandDistribution_t = *mut curandDistribution_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct curandDistributionShift_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::curandDistributionShift_st;
 pub type curandDistributionShift_t = *mut curandDistributionShift_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct curandDistributionM2Shift_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::curandDistributionM2Shift_st;
 pub type curandDistributionM2Shift_t = *mut curandDistributionM2Shift_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct curandHistogramM2_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::curandHistogramM2_st;
 pub type curandHistogramM2_t = *mut curandHistogramM2_st;
 pub type curandHistogramM2K_st = ::std::os::raw::c_uint;
 pub type curandHistogramM2K_t = *mut curandHistogramM2K_st;
 pub type curandHistogramM2V_st = curandDistribution_st;
 pub type curandHistogramM2V_t = *mut curandHistogramM2V_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct curandDiscreteDistribution_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::curandDiscreteDistribution_st;
 pub type curandDiscreteDistribution_t = *mut curandDiscreteDistribution_st;
 pub use self::curandMethod as curandMethod_t;
 impl libraryPropertyType_t {

@@ -47,27 +47,23 @@ pub struct double2 {
 pub type cuFloatComplex = float2;
 pub type cuDoubleComplex = double2;
 pub type cuComplex = cuFloatComplex;
-#[repr(C)]
-#[derive(Debug)]
-pub struct CUstream_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
 pub use self::cudaDataType_t as cudaDataType;
 pub use self::libraryPropertyType_t as libraryPropertyType;
 pub type FILE = _IO_FILE;
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_marker {
     _unused: [u8; 0],
 }
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_codecvt {
     _unused: [u8; 0],
 }
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Debug, Copy, Clone)]
 pub struct _IO_wide_data {
     _unused: [u8; 0],
 }
@@ -114,71 +110,27 @@ impl Default for _IO_FILE {
         }
     }
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseContext {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseContext;
 pub type cusparseHandle_t = *mut cusparseContext;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseMatDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseMatDescr;
 pub type cusparseMatDescr_t = *mut cusparseMatDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct bsrsv2Info {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::bsrsv2Info;
 pub type bsrsv2Info_t = *mut bsrsv2Info;
-#[repr(C)]
-#[derive(Debug)]
-pub struct bsrsm2Info {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::bsrsm2Info;
 pub type bsrsm2Info_t = *mut bsrsm2Info;
-#[repr(C)]
-#[derive(Debug)]
-pub struct csric02Info {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::csric02Info;
 pub type csric02Info_t = *mut csric02Info;
-#[repr(C)]
-#[derive(Debug)]
-pub struct bsric02Info {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::bsric02Info;
 pub type bsric02Info_t = *mut bsric02Info;
-#[repr(C)]
-#[derive(Debug)]
-pub struct csrilu02Info {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::csrilu02Info;
 pub type csrilu02Info_t = *mut csrilu02Info;
-#[repr(C)]
-#[derive(Debug)]
-pub struct bsrilu02Info {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::bsrilu02Info;
 pub type bsrilu02Info_t = *mut bsrilu02Info;
-#[repr(C)]
-#[derive(Debug)]
-pub struct csru2csrInfo {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::csru2csrInfo;
 pub type csru2csrInfo_t = *mut csru2csrInfo;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseColorInfo {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseColorInfo;
 pub type cusparseColorInfo_t = *mut cusparseColorInfo;
-#[repr(C)]
-#[derive(Debug)]
-pub struct pruneInfo {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::pruneInfo;
 pub type pruneInfo_t = *mut pruneInfo;
 pub type cusparseLoggerCallback_t = ::std::option::Option<
     unsafe extern "C" fn(
@@ -187,26 +139,10 @@ pub type cusparseLoggerCallback_t = ::std::option::Option<
         message: *const ::std::os::raw::c_char,
     ),
 >;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpVecDescr {
-    _unused: [u8; 0],
-}
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseDnVecDescr {
-    _unused: [u8; 0],
-}
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpMatDescr {
-    _unused: [u8; 0],
-}
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseDnMatDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseSpVecDescr;
+pub use cushim_runtime::opaque::cusparseDnVecDescr;
+pub use cushim_runtime::opaque::cusparseSpMatDescr;
+pub use cushim_runtime::opaque::cusparseDnMatDescr;
 pub type cusparseSpVecDescr_t = *mut cusparseSpVecDescr;
 pub type cusparseDnVecDescr_t = *mut cusparseDnVecDescr;
 pub type cusparseSpMatDescr_t = *mut cusparseSpMatDescr;
@@ -215,35 +151,15 @@ pub type cusparseConstSpVecDescr_t = *const cusparseSpVecDescr;
 pub type cusparseConstDnVecDescr_t = *const cusparseDnVecDescr;
 pub type cusparseConstSpMatDescr_t = *const cusparseSpMatDescr;
 pub type cusparseConstDnMatDescr_t = *const cusparseDnMatDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpSVDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseSpSVDescr;
 pub type cusparseSpSVDescr_t = *mut cusparseSpSVDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpSMDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseSpSMDescr;
 pub type cusparseSpSMDescr_t = *mut cusparseSpSMDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpGEMMDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseSpGEMMDescr;
 pub type cusparseSpGEMMDescr_t = *mut cusparseSpGEMMDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpGEAMDescr {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseSpGEAMDescr;
 pub type cusparseSpGEAMDescr_t = *mut cusparseSpGEAMDescr;
-#[repr(C)]
-#[derive(Debug)]
-pub struct cusparseSpMMOpPlan {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::cusparseSpMMOpPlan;
 pub type cusparseSpMMOpPlan_t = *mut cusparseSpMMOpPlan;
 impl cudaDataType_t {
     pub const CUDA_R_16F: cudaDataType_t = cudaDataType_t(2);

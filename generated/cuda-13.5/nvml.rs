@@ -713,17 +713,9 @@ pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_SECONDARY_POWER_FLOOR: u32 = 4;
 pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_PRIMARY_FLOOR_ACT_WIN_MULT: u32 = 5;
 pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_PRIMARY_FLOOR_TAR_WIN_MULT: u32 = 6;
 pub const NVML_POWER_SMOOTHING_PROFILE_PARAM_PRIMARY_FLOOR_ACT_OFFSET: u32 = 7;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlDevice_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlDevice_st;
 pub type nvmlDevice_t = *mut nvmlDevice_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlGpuInstance_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlGpuInstance_st;
 pub type nvmlGpuInstance_t = *mut nvmlGpuInstance_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -2163,11 +2155,7 @@ impl Default for nvmlFieldValue_st {
     }
 }
 pub type nvmlFieldValue_t = nvmlFieldValue_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlUnit_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlUnit_st;
 pub type nvmlUnit_t = *mut nvmlUnit_st;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
@@ -2262,11 +2250,7 @@ impl Default for nvmlUnitFanSpeeds_st {
     }
 }
 pub type nvmlUnitFanSpeeds_t = nvmlUnitFanSpeeds_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlEventSet_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlEventSet_st;
 pub type nvmlEventSet_t = *mut nvmlEventSet_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -2323,11 +2307,7 @@ pub struct nvmlEventSetGetGpuOperationalEventContextLegacyXid_v1_t {
     pub index: ::std::os::raw::c_uint,
     pub xidCode: ::std::os::raw::c_uint,
 }
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlSystemEventSet_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlSystemEventSet_st;
 pub type nvmlSystemEventSet_t = *mut nvmlSystemEventSet_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -3337,17 +3317,9 @@ impl Default for nvmlComputeInstanceInfo_st {
     }
 }
 pub type nvmlComputeInstanceInfo_t = nvmlComputeInstanceInfo_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlComputeInstance_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlComputeInstance_st;
 pub type nvmlComputeInstance_t = *mut nvmlComputeInstance_st;
-#[repr(C)]
-#[derive(Debug)]
-pub struct nvmlGpmSample_st {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::nvmlGpmSample_st;
 pub type nvmlGpmSample_t = *mut nvmlGpmSample_st;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

@@ -26,11 +26,7 @@ pub mod sys {
 pub const NVRTC_INSTALL_HEADERS_SKIP_IF_EXISTS: u32 = 0;
 pub const NVRTC_INSTALL_HEADERS_FORCE_OVERWRITE: u32 = 1;
 pub const NVRTC_INSTALL_HEADERS_NO_WAIT: u32 = 2;
-#[repr(C)]
-#[derive(Debug)]
-pub struct _nvrtcProgram {
-    _unused: [u8; 0],
-}
+pub use cushim_runtime::opaque::_nvrtcProgram;
 pub type nvrtcProgram = *mut _nvrtcProgram;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]

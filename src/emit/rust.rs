@@ -489,6 +489,13 @@ pub fn emit(
         options.derives,
         status_field.map(|_| status_type.as_str()),
     );
+    // The structs declared only: the runtime's, shared by every module.
+    let shared: &[&str] = if options.shared_types {
+        cushim_runtime::opaque::TAGS
+    } else {
+        &[]
+    };
+    let rust_types = runtime::opaque::share(&rust_types, shared);
     let major = api.header_major()?;
     let unix = runtime::library_info(&api.library, major, false);
     let has_streams = api.library.parse.per_thread_define.is_some();
@@ -761,7 +768,7 @@ fn shim(f: &Function, options: &Options, status_type: &str, renamed: bool) -> Sh
             attrs.push(format!("#[doc = {:?}]", d));
         }
     }
-    if f.deprecated {
+    if f.deprecated && options.deprecated_attributes {
         attrs.push("#[deprecated(note = \"deprecated in the CUDA header\")]".to_string());
     }
     let compact = !renamed

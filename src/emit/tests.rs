@@ -228,6 +228,64 @@ fn a_deprecated_function_is_marked_in_both_layers() {
     api.functions[1].deprecated = true;
     let text = rust_text(&api, false, StreamMode::Legacy);
     assert!(text.contains(r#"attrs [#[deprecated(note = "deprecated in the CUDA header")]];"#));
+    // Without the attributes, the module is that of an undeprecated function.
+    let options = Options {
+        deprecated_attributes: false,
+        ..Options::default()
+    };
+    let bare = rust::emit(
+        &api,
+        "pub type CUresult = u32;",
+        &provenance(),
+        "api.rs",
+        &options,
+    )
+    .unwrap()
+    .contents;
+    assert!(!bare.contains("#[deprecated"));
+    assert_eq!(bare, rust_text(&self::api(), false, StreamMode::Legacy));
+}
+
+/// A struct that the headers declare only is the runtime's, re-exported,
+/// when the runtime has its tag; one it lacks (a user's header's), and every
+/// one with `shared_types` off, stays in the module, deriving what bindgen
+/// derived before 0.73.
+#[test]
+fn declared_only_structs_are_the_runtimes_unless_it_lacks_them_or_asked_not_to() {
+    let types = "pub type CUresult = u32;
+#[repr(C)]
+#[derive(Debug)]
+pub struct CUctx_st {
+    _unused: [u8; 0],
+}
+pub type CUcontext = *mut CUctx_st;
+#[repr(C)]
+#[derive(Debug)]
+pub struct mine_st {
+    _unused: [u8; 0],
+}";
+    let emit = |shared_types: bool| {
+        let options = Options {
+            shared_types,
+            ..Options::default()
+        };
+        rust::emit(&api(), types, &provenance(), "api.rs", &options)
+            .unwrap()
+            .contents
+    };
+    let kept =
+        "#[repr(C)]\n#[derive(Debug, Copy, Clone)]\npub struct {} {\n    _unused: [u8; 0],\n}";
+    let shared = emit(true);
+    assert!(shared.contains(
+        "pub use cushim_runtime::opaque::CUctx_st;\npub type CUcontext = *mut CUctx_st;"
+    ));
+    assert!(!shared.contains("pub struct CUctx_st"));
+    assert!(shared.contains(&kept.replace("{}", "mine_st")));
+    let own = emit(false);
+    assert!(!own.contains("cushim_runtime::opaque"));
+    for tag in ["CUctx_st", "mine_st"] {
+        assert!(own.contains(&kept.replace("{}", tag)), "{tag}");
+    }
 }
 
 #[test]

@@ -669,6 +669,63 @@ macro_rules! options_table {
                         .derive_ord(true),
                     b.derive_ord(true).derive_hash(true),
                 ]
+
+                /// Rust only: whether functions that the header deprecates carry
+                /// `#[deprecated]` (bindgen's output carries none).
+                deprecated_attributes: bool = true;
+                record 14 |on, _, w| {
+                    if !*on {
+                        w.switch("--no-deprecated-attributes");
+                    }
+                }
+                cli {
+                    /// Rust: mark no function #[deprecated] (bindgen's output marks none), so that a -D warnings build of code written for bindgen stays clean
+                    #[arg(long, help_heading = "Rust items")]
+                    pub no_deprecated_attributes: bool,
+                } |args, _| !args.no_deprecated_attributes;
+                builder {
+                    /// Rust: whether the functions that the header deprecates carry
+                    /// `#[deprecated]` (default `true`). bindgen's output carries none, so
+                    /// code written for it that calls one builds with `-D warnings` only
+                    /// with `false`.
+                    #[must_use]
+                    pub fn deprecated_attributes(mut self, on: bool) -> Self {
+                        self.options.deprecated_attributes = on;
+                        self
+                    }
+                }
+                hints { "--no-deprecated-attributes" => deprecated_attributes }
+                examples |b| [b.deprecated_attributes(false)]
+
+                /// Rust only: whether the structs that the headers declare but never
+                /// define (`CUctx_st`) are the runtime's (`cushim_runtime::opaque`),
+                /// shared by every module, or the module's own.
+                shared_types: bool = true;
+                record 15 |on, _, w| {
+                    if !*on {
+                        w.switch("--no-shared-types");
+                    }
+                }
+                cli {
+                    /// Rust: declare the opaque structs (CUctx_st, CUstream_st) in the module, as bindgen does, instead of re-exporting the runtime's, which every module shares
+                    #[arg(long, help_heading = "Rust items")]
+                    pub no_shared_types: bool,
+                } |args, _| !args.no_shared_types;
+                builder {
+                    /// Rust: whether the structs that the headers declare but never define
+                    /// (`CUctx_st`, `CUstream_st`) are re-exported from
+                    /// `cushim_runtime::opaque` (default `true`), so that one module's
+                    /// handle (`cuda::CUcontext`) is another's (`cupti::CUcontext`), or
+                    /// declared in the module as bindgen declares them (`false`: then they
+                    /// are the including crate's own, which may implement any trait for them).
+                    #[must_use]
+                    pub fn shared_types(mut self, on: bool) -> Self {
+                        self.options.shared_types = on;
+                        self
+                    }
+                }
+                hints { "--no-shared-types" => shared_types }
+                examples |b| [b.shared_types(false)]
             }
         }
     };

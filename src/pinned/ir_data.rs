@@ -72,6 +72,33 @@ pub fn file_names(library: &Library) -> (String, String) {
     )
 }
 
+/// The Rust runtime's opaque structs (`cushim-runtime/src/opaque.rs`): the
+/// structs declared but never defined in the types of every library and
+/// pinned release ([`crate::runtime::opaque`]). `fresh` holds the types
+/// weaves to read in place of the shipped ones, by stem (what `cushim
+/// pinned` has just written). Example: `[("nvrtc", "cushim weave 1\n...")]`.
+#[cfg(any(test, feature = "cli"))]
+pub fn opaque_source(fresh: &[(&str, &str)]) -> Result<String, Error> {
+    let mut all = Vec::new();
+    for shipped in SHIPPED {
+        let weave = fresh
+            .iter()
+            .find(|(stem, _)| *stem == shipped.stem)
+            .map_or(shipped.types, |(_, w)| *w);
+        let damaged = || {
+            Error::new(format!("the types of `{}` are no weave", shipped.stem))
+                .hint("rewrite the data with `cushim pinned`")
+        };
+        for release in crate::weave::releases(weave).ok_or_else(damaged)? {
+            let text = crate::weave::text(weave, release).ok_or_else(damaged)?;
+            all.push(crate::runtime::opaque::tags(&text));
+        }
+    }
+    Ok(crate::runtime::opaque::runtime_source(
+        &crate::runtime::opaque::shared(&all),
+    ))
+}
+
 /// A pinned release, loaded from the shipped data.
 #[derive(Debug)]
 pub struct Loaded {
@@ -272,6 +299,19 @@ fn bare_name(file: &str) -> String {
 mod tests {
     use super::*;
     use crate::library::DRIVER;
+
+    /// The runtime's opaque structs are those of the shipped data: a new
+    /// release's struct, or one that a release starts to define, changes
+    /// the committed file (`cushim pinned` writes it).
+    #[test]
+    fn the_runtimes_opaque_structs_are_the_shipped_datas() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cushim-runtime/src/opaque.rs");
+        let committed = std::fs::read_to_string(path).unwrap();
+        assert!(
+            opaque_source(&[]).unwrap() == committed,
+            "{path} is stale: rewrite it with `cargo run --release -- pinned`"
+        );
+    }
 
     #[test]
     fn every_shipped_release_decodes_and_has_functions_and_types() {

@@ -9,6 +9,8 @@
 //!   the unit tests below expand it over hand-written functions.
 //! - `fields.rs` is the table of the description's fields in both runtimes,
 //!   which both emitters' literals follow.
+//! - `opaque.rs` writes the Rust runtime's opaque structs (`cushim_runtime::opaque`),
+//!   which every module re-exports instead of declaring its own.
 //! - `cpp/` is the C++ runtime, `cushim_runtime.{h,cpp}` without a template
 //!   tag, kept in parts ([`cpp`]); the generator writes it beside the C++
 //!   pairs, which call into it.
@@ -16,6 +18,8 @@
 pub mod cpp;
 #[cfg(any(test, feature = "emit"))]
 pub(crate) mod fields;
+#[cfg(feature = "emit")]
+pub(crate) mod opaque;
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
 //! bindgen's bindings of the pinned 13.5 `cuda.h` with rustified enums,
 //! functions included (made by the test, as a bindgen user's build script
 //! makes them, and passed as a file); cushim's
-//! module of the same release with the matching option; and the 13.5 and
+//! module of the same release with the matching options; and the 13.5 and
 //! merged modules in every other enum style.
 
 use std::path::PathBuf;
@@ -30,12 +30,13 @@ fn main() {
     println!("cargo:rustc-link-search=native={fake}");
     println!("cargo:rustc-link-arg-bin=with_bindgen=-lcuda");
 
-    // The switch: the same enum style from cushim.
+    // The switch: the same enum style from cushim, and no `#[deprecated]`.
     let rust = [cushim::Language::Rust];
     cushim::Builder::new()
         .cuda_version("13.5")
         .languages(&rust)
         .default_enum_style(cushim::EnumStyle::Rust)
+        .deprecated_attributes(false)
         .out_dir(out.join("cushim"))
         .generate()
         .unwrap_or_else(|e| fail(e));

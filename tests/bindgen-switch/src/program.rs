@@ -1,6 +1,6 @@
 // The program, written against bindgen's rustified bindings of cuda.h: it
-// matches on variants, casts them with `as u32`, combines flags with `|` and
-// prints enums with `{:?}`. Each binary includes it after its own `cuda`
+// matches on variants, casts them with `as u32`, combines flags with `|`,
+// prints enums with `{:?}` and calls a function that the header deprecates. Each binary includes it after its own `cuda`
 // module; it must compile against both unchanged.
 
 use std::ffi::{c_char, CStr};
@@ -57,6 +57,12 @@ fn main() {
         let mut ctx: CUcontext = ptr::null_mut();
         show("cuCtxCreate_v4", cuCtxCreate_v4(&mut ctx, ptr::null_mut(), flags, 1));
         println!("context {:#x}", ctx as usize);
+        // Deprecated in the header: bindgen marks nothing, nor does cushim's
+        // module without `#[deprecated]` attributes, so no warning either way.
+        show(
+            "cuTexRefSetMipmapLevelClamp",
+            cuTexRefSetMipmapLevelClamp(ptr::null_mut(), 0.0, 0.0625),
+        );
         let r = cuCtxSynchronize();
         show("cuCtxSynchronize", r);
         println!("verdict of cuCtxSynchronize: {}", verdict(r));
