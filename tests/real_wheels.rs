@@ -616,17 +616,13 @@ fn the_real_aarch64_libraries_run_through_the_rust_modules_as_linked() {
     assert_eq!(from_inside, of_rust(direct), "from inside the venv");
 }
 
-/// `path` as Wine names it: `Z:\...`.
-fn wine_path(path: &Path) -> String {
-    format!("Z:{}", path.display()).replace('/', "\\")
-}
-
 /// The C++ program built with mingw-w64 through the committed pairs and
 /// linked to the DLLs; the Rust program cross-built for Windows, beside the
-/// DLL that Wine 8 lacks. Through the stubs and from VIRTUAL_ENV they print
-/// what the program linked to the DLLs prints, and that is what aarch64
-/// prints (but where [`Real::windows`] says otherwise); without VIRTUAL_ENV
-/// the stubs find none. The programs share one Wine prefix.
+/// DLL that Wine 8 lacks. Through the stubs, from VIRTUAL_ENV and from the
+/// venv's `Scripts\` (the walk above the program, under the trust rule), they
+/// print what the program linked to the DLLs prints, and that is what aarch64
+/// prints (but where [`Real::windows`] says otherwise); without either the
+/// stubs find none. The programs share one Wine prefix.
 #[test]
 fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_linked_and_as_on_aarch64(
 ) {
@@ -643,7 +639,7 @@ fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_link
     );
     need_rust_target(RUST_WINDOWS);
     let dir = scratch("real-wheels-windows");
-    let prefix = common::RemovedAfter(dir.join("wine-prefix"));
+    let _prefix = common::RemovedAfter(dir.join("wine-prefix"));
     let venv_dir = dir.join("venv");
     let stubs = dir.join("stubs.exe");
     // Linked directly to the DLLs, run beside them.
@@ -652,12 +648,8 @@ fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_link
     let rust = dir.join("rust/cushim-real-wheels.exe");
     let compiler = "x86_64-w64-mingw32-g++-posix";
     let wine = |exe: &Path, env: &[(&str, String)]| {
-        let mut cmd = Command::new("timeout");
-        cmd.args(["120", "wine"])
-            .arg(exe)
-            .current_dir(&dir)
-            .env("WINEPREFIX", &prefix.0)
-            .env("WINEDEBUG", "-all");
+        let mut cmd = common::wine(&dir, exe);
+        cmd.current_dir(&dir);
         clean(&mut cmd).envs(env.iter().map(|(k, v)| (*k, v.as_str())));
         cmd
     };
@@ -669,15 +661,7 @@ fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_link
         s.spawn(|| {
             let program = rust_program(RUST_WINDOWS, "x86_64-w64-mingw32-gcc");
             place(&program, &rust);
-            // Wine 8 lacks the DLL that Rust's standard library takes its
-            // random numbers from.
-            run_ok(
-                Command::new("x86_64-w64-mingw32-gcc")
-                    .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
-                    .arg(rust.with_file_name("bcryptprimitives.dll"))
-                    .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
-                    .arg("-ladvapi32"),
-            );
+            common::wine_bcryptprimitives(rust.parent().unwrap());
         });
         s.spawn(|| {
             run_ok(
@@ -699,20 +683,44 @@ fn the_real_windows_libraries_run_through_the_stubs_and_the_rust_modules_as_link
         prefix_made.join().unwrap();
         lines(wine(&linked, &[]), all)
     });
+    // The same two programs in the venv's `Scripts\`, found by the walk above
+    // the program: the venv is its owner's alone, as the trust rule asks.
+    let scripts = venv_dir.join("Scripts");
+    place(&stubs, &scripts.join("stubs.exe"));
+    place(&rust, &scripts.join("cushim-real-wheels.exe"));
+    place(
+        &rust.with_file_name("bcryptprimitives.dll"),
+        &scripts.join("bcryptprimitives.dll"),
+    );
+    fs::set_permissions(&scripts, fs::Permissions::from_mode(0o755)).unwrap();
     let rust_only = &rust_reals();
-    let from_env = &[("VIRTUAL_ENV", wine_path(&venv_dir))];
+    let from_env = &[("VIRTUAL_ENV", common::wine_path(&venv_dir))];
     let wine = &wine;
-    let [nowhere, through_stubs, through_rust] = std::thread::scope(|s| {
-        [
-            s.spawn(|| lines(wine(&stubs, &[]), all)),
-            s.spawn(|| lines(wine(&stubs, from_env), all)),
-            s.spawn(|| lines(wine(&rust, from_env), rust_only)),
-        ]
-        .map(|run| run.join().unwrap())
-    });
+    let [nowhere, through_stubs, through_rust, stubs_inside, rust_inside] =
+        std::thread::scope(|s| {
+            [
+                s.spawn(|| lines(wine(&stubs, &[]), all)),
+                s.spawn(|| lines(wine(&stubs, from_env), all)),
+                s.spawn(|| lines(wine(&rust, from_env), rust_only)),
+                s.spawn(|| lines(wine(&scripts.join("stubs.exe"), &[]), all)),
+                s.spawn(|| {
+                    lines(
+                        wine(&scripts.join("cushim-real-wheels.exe"), &[]),
+                        rust_only,
+                    )
+                }),
+            ]
+            .map(|run| run.join().unwrap())
+        });
     assert_not_found(&nowhere);
     assert_eq!(through_stubs, direct, "the stubs through VIRTUAL_ENV");
     assert_eq!(through_rust, of_rust(&direct), "Rust through VIRTUAL_ENV");
+    assert_eq!(stubs_inside, direct, "the stubs from the venv's Scripts");
+    assert_eq!(
+        rust_inside,
+        of_rust(&direct),
+        "Rust from the venv's Scripts"
+    );
     let (on_aarch64, _) = aarch64_lines();
     let expected: Vec<String> = REAL
         .iter()

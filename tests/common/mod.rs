@@ -349,10 +349,13 @@ pub fn wine_path(path: &Path) -> String {
 
 /// A `wine` command that runs `exe` in the Wine prefix `dir/wine-prefix`,
 /// quiet, without any variable that the search reads (`VIRTUAL_ENV`,
-/// `CONDA_PREFIX`, `CUDA_PATH`, `CUDA_HOME`, every library's override).
+/// `CONDA_PREFIX`, `CUDA_PATH`, `CUDA_HOME`, every library's override), and
+/// stopped after five minutes: a program that hangs under Wine fails its
+/// test rather than the whole run.
 pub fn wine(dir: &Path, exe: &Path) -> Command {
-    let mut cmd = Command::new("wine");
-    cmd.arg(exe)
+    let mut cmd = Command::new("timeout");
+    cmd.args(["300", "wine"])
+        .arg(exe)
         .env("WINEPREFIX", dir.join("wine-prefix"))
         .env("WINEDEBUG", "-all");
     for library in cushim::library::LIBRARIES {
