@@ -257,6 +257,42 @@ fn a_driver_built_for_another_machine_is_refused_on_aarch64() {
     );
 }
 
+/// The Rust loader refuses a library built for x86-64 on aarch64 with the
+/// same message: NVRTC's fake, built for this machine, named by its
+/// override for `tests/cross` (built for aarch64) under qemu.
+#[test]
+fn the_rust_module_refuses_a_library_built_for_another_machine_on_aarch64() {
+    if !tools(true) {
+        return;
+    }
+    let library = cushim::library::by_name("nvrtc").unwrap();
+    let name = cushim::library::with_major(library.names_for(13).unix, 13).remove(0);
+    let x86_64 = scratch("aarch64-foreign-machine-rust").join(&name);
+    run_ok(
+        Command::new("cc")
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+            .arg(format!("-Wl,-soname,{name}"))
+            .arg("-o")
+            .arg(&x86_64)
+            .arg(root().join(format!("tests/fake/lib{}.c", library.name)))
+            .arg("-lm"),
+    );
+    let (stdout, _) = emulate(
+        cross_program(),
+        &["which"],
+        &[(library.words.override_var, &x86_64)],
+    );
+    assert!(
+        stdout.contains("error=") && stdout.contains(&format!("`{}`", x86_64.display())),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("an ELF file for machine 62 (x86-64), but this program is for 183 (AArch64)"),
+        "{stdout}"
+    );
+}
+
 /// `tests/cross` (the driver's and NVRTC's 13.5 modules) built for aarch64,
 /// once.
 fn cross_program() -> &'static Path {
