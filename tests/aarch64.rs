@@ -257,6 +257,131 @@ fn a_driver_built_for_another_machine_is_refused_on_aarch64() {
     );
 }
 
+/// The Rust loader refuses a library built for x86-64 on aarch64 with the
+/// same message: NVRTC's fake, built for this machine, named by its
+/// override for `tests/cross` (built for aarch64) under qemu.
+#[test]
+fn the_rust_module_refuses_a_library_built_for_another_machine_on_aarch64() {
+    if !tools(true) {
+        return;
+    }
+    let library = cushim::library::by_name("nvrtc").unwrap();
+    let name = cushim::library::with_major(library.names_for(13).unix, 13).remove(0);
+    let x86_64 = scratch("aarch64-foreign-machine-rust").join(&name);
+    run_ok(
+        Command::new("cc")
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+            .arg(format!("-Wl,-soname,{name}"))
+            .arg("-o")
+            .arg(&x86_64)
+            .arg(root().join(format!("tests/fake/lib{}.c", library.name)))
+            .arg("-lm"),
+    );
+    let (stdout, _) = emulate(
+        cross_program(),
+        &["which"],
+        &[(library.words.override_var, &x86_64)],
+    );
+    assert!(
+        stdout.contains("error=") && stdout.contains(&format!("`{}`", x86_64.display())),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("an ELF file for machine 62 (x86-64), but this program is for 183 (AArch64)"),
+        "{stdout}"
+    );
+}
+
+/// `tests/cross` (the driver's and NVRTC's 13.5 modules) built for aarch64,
+/// once.
+fn cross_program() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        cargo_for_aarch64(&["build", "--quiet"], "tests/cross/Cargo.toml", &[]);
+        common::nested_target()
+            .join(RUST_TARGET)
+            .join("debug/cushim-cross")
+    })
+}
+
+/// NVRTC (the library `tests/cross` binds besides the driver) under a
+/// toolkit root named by `CUDA_HOME`, with its fake built for aarch64 only
+/// in `targets/<dir>/lib`, as in a toolkit unpacked from an archive (no
+/// `lib64` linking there): the C program on the committed 13.5 pair and the
+/// Rust module, under qemu, find it in SBSA's (`sbsa-linux`) and Jetson's
+/// (`aarch64-linux`) directory, and not in x86-64's.
+#[test]
+fn both_loaders_search_the_toolkit_s_aarch64_target_directories() {
+    if !tools(true) {
+        return;
+    }
+    let library = cushim::library::by_name("nvrtc").unwrap();
+    let name = cushim::library::with_major(library.names_for(13).unix, 13).remove(0);
+    let dir = scratch("aarch64-toolkit-targets");
+    // The C program: the pair's status API, on the committed pair.
+    let source = dir.join("which.c");
+    let (stem, upper) = (library.stem, library.stem.to_uppercase());
+    std::fs::write(
+        &source,
+        format!(
+            "#include <stdio.h>\n#include \"{stem}_shim.h\"\n\nint main(void) {{\n    if (cushim_{stem}_load() == CUSHIM_{upper}_OK)\n        printf(\"path=%s\\n\", cushim_{stem}_library_path());\n    else\n        printf(\"error=%s\\n\", cushim_{stem}_last_message());\n    printf(\"ok: which\\n\");\n    return 0;\n}}\n"
+        ),
+    )
+    .unwrap();
+    let pin = cushim::pins::find_for(library, "13.5".parse().unwrap()).unwrap();
+    let include = cushim::fetch::library_include_dir(library, &pin).unwrap();
+    let pair = dir.join("pair.o");
+    run_ok(
+        Command::new(tool("g++"))
+            .args(CXXFLAGS)
+            .args(["-fno-exceptions", "-c"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", generated().display()))
+            .arg(generated().join(format!("{stem}_shim.cpp")))
+            .arg("-o")
+            .arg(&pair),
+    );
+    let c_program = dir.join("which");
+    run_ok(
+        Command::new(tool("gcc"))
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror"])
+            .arg(format!("-I{}", generated().display()))
+            .arg(&source)
+            .arg(&pair)
+            .arg(&driver_objects().1)
+            .args(["-lstdc++", "-pthread", "-ldl", "-o"])
+            .arg(&c_program),
+    );
+    let rust_program = cross_program();
+    let fake = dir.join(&name);
+    run_ok(
+        Command::new(tool("gcc"))
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror"])
+            .arg(format!("-Wl,-soname,{name}"))
+            .arg("-o")
+            .arg(&fake)
+            .arg(root().join(format!("tests/fake/lib{}.c", library.name)))
+            .arg("-lm"),
+    );
+    for (target, found) in [
+        ("sbsa-linux", true),
+        ("aarch64-linux", true),
+        ("x86_64-linux", false),
+    ] {
+        let toolkit = dir.join(format!("toolkit-{target}"));
+        let lib = toolkit.join("targets").join(target).join("lib");
+        std::fs::create_dir_all(&lib).unwrap();
+        std::fs::copy(&fake, lib.join(&name)).unwrap();
+        for program in [c_program.as_path(), rust_program] {
+            let (stdout, _) = emulate(program, &["which"], &[("CUDA_HOME", &toolkit)]);
+            let want = format!("path={}\n", lib.join(&name).display());
+            assert_eq!(stdout.contains(&want), found, "{target}: {want}:\n{stdout}");
+            assert!(found || stdout.contains("error="), "{stdout}");
+        }
+    }
+}
+
 /// The register probe (`tests/aarch64/registers.h`): its pair, its fake
 /// driver (`tests/fake/libcuda.c` and `tests/aarch64/registers.c`, whose
 /// initializer changes every register a call may change) and its program,

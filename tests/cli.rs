@@ -929,3 +929,54 @@ fn a_fetch_that_cannot_run_names_everything_it_lacks_at_once() {
     assert!(files_under(&cache).is_empty());
     assert!(files_under(&out_dir).is_empty());
 }
+
+/// What a Windows compiler reads in a header reaches the C++ pair: a
+/// function declared `__declspec(dllimport)` under `_WIN32` gets its
+/// pointer `__imp_<symbol>` (and no other function does), and the macros
+/// spelled with MSVC's `__pragma` are named where the pair's header reads
+/// the header for GCC.
+#[test]
+fn a_windows_dllimport_and_msvc_layout_macros_reach_the_cpp_pair() {
+    let dir = scratch("windows-view");
+    let header = dir.join("api.h");
+    std::fs::write(
+        &header,
+        "typedef enum { CUDA_SUCCESS = 0 } CUresult;\n\
+         #ifdef _WIN32\n\
+         #define API __declspec(dllimport)\n\
+         #define START_PACKED __pragma(pack(push, 1))\n\
+         #define END_PACKED __pragma(pack(pop))\n\
+         #else\n\
+         #define API\n\
+         #define START_PACKED\n\
+         #define END_PACKED\n\
+         #endif\n\
+         START_PACKED\n\
+         typedef struct { char c; int i; } packed_t;\n\
+         END_PACKED\n\
+         API CUresult cuInit(unsigned int flags);\n\
+         CUresult cuDriverGetVersion(int *version);\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = cushim(&[
+        "generate",
+        "--header",
+        header.to_str().unwrap(),
+        "--lang",
+        "cpp",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let source = fs::read_to_string(out_dir.join("api_shim.cpp")).unwrap();
+    assert!(source.contains("CUSHIM_ASM_IMPORT(cuInit)"), "{source}");
+    assert!(!source.contains("CUSHIM_ASM_IMPORT(cuDriverGetVersion)"));
+    let shim_header = fs::read_to_string(out_dir.join("api_shim.h")).unwrap();
+    assert!(
+        shim_header.contains("START_PACKED, END_PACKED."),
+        "{shim_header}"
+    );
+    assert!(shim_header.contains("#include <api.h>"), "{shim_header}");
+}

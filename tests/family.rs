@@ -518,6 +518,43 @@ fn the_search_finds_each_install_layout_in_order_and_only_the_headers_major() {
     }
 }
 
+/// A toolkit's directory for this program's architecture below `targets/`
+/// (`x86_64-linux` on x86-64; SBSA's `sbsa-linux` on aarch64), in a toolkit
+/// whose `lib64` does not link there (one unpacked from an archive), is
+/// searched by both programs, after `lib64` and `lib`; another
+/// architecture's is not. `doctor` lists it as the candidate it used.
+#[test]
+fn the_toolkit_s_directory_for_this_architecture_is_searched_and_no_other() {
+    let (own, other) = if cfg!(target_arch = "aarch64") {
+        ("sbsa-linux", "x86_64-linux")
+    } else {
+        ("x86_64-linux", "sbsa-linux")
+    };
+    let dir = scratch("family-toolkit-targets");
+    let toolkit = dir.join("toolkit");
+    let lib = toolkit.join("targets").join(own).join("lib");
+    let path = fake("nvrtc", &lib, &["-DFAKE_MINOR=4"]);
+    let which = ["which", "nvrtc"];
+    for out in both(&which, &[("CUDA_HOME", &toolkit)], &dir) {
+        let want = format!("path={} version=13040", path.display());
+        assert!(out.contains(&want), "want {want}:\n{out}");
+    }
+    let foreign = dir.join("foreign");
+    fake(
+        "nvrtc",
+        &foreign.join("targets").join(other).join("lib"),
+        &[],
+    );
+    for out in both(&which, &[("CUDA_HOME", &foreign)], &dir) {
+        assert!(out.contains("error="), "{other} was searched:\n{out}");
+    }
+    let doctor = doctor_nvrtc(&[("CUDA_HOME", &toolkit)]);
+    assert!(
+        row(&doctor, path.to_str().unwrap(), "CUDA_HOME").ends_with("used"),
+        "{doctor}"
+    );
+}
+
 /// `cushim doctor --lib nvrtc --cuda 13.5` with only `env` set (and what it
 /// needs to find its headers); asserts it succeeded and returns stdout.
 fn doctor_nvrtc(env: &[(&str, &Path)]) -> String {

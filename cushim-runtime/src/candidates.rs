@@ -338,8 +338,26 @@ pub fn candidates(info: &LibraryInfo) -> Vec<(Candidate, &'static str)> {
     out
 }
 
+/// The directories of a Linux toolkit that hold the libraries of the
+/// architecture this program is built for, below `targets/`:
+/// `x86_64-linux`'s, or an SBSA (`sbsa-linux`) or Jetson (`aarch64-linux`)
+/// toolkit's for aarch64. `lib64` usually links to one, but not in a
+/// toolkit unpacked from an archive, or in a conda or pip layout.
+const TARGET_DIRS: &[&str] = if cfg!(not(target_os = "linux")) {
+    &[]
+} else if cfg!(target_arch = "x86_64") {
+    &["targets/x86_64-linux/lib"]
+} else if cfg!(target_arch = "aarch64") {
+    &["targets/sbsa-linux/lib", "targets/aarch64-linux/lib"]
+} else if cfg!(all(target_arch = "powerpc64", target_endian = "little")) {
+    &["targets/ppc64le-linux/lib"]
+} else {
+    &[]
+};
+
 /// The toolkit directories, in order, with the step that names each:
-/// `lib64` and `lib` (Windows `bin`, `bin\x64`), then the library's own
+/// `lib64`, `lib` and the architecture's `targets/<arch>-linux/lib`
+/// ([`TARGET_DIRS`]; Windows `bin`, `bin\x64`), then the library's own
 /// `extra` ones (`extras/CUPTI/lib64`), under `CUDA_HOME`, `CUDA_PATH` and,
 /// on Unix, `/usr/local/cuda`.
 fn toolkit_dirs(extra: &[&str]) -> Vec<(PathBuf, &'static str)> {
@@ -359,7 +377,7 @@ fn toolkit_dirs(extra: &[&str]) -> Vec<(PathBuf, &'static str)> {
     };
     let mut dirs = Vec::new();
     for (root, from) in roots {
-        for sub in subdirs.iter().chain(extra) {
+        for sub in subdirs.iter().chain(TARGET_DIRS).chain(extra) {
             let path = sub.split('/').fold(root.clone(), |p, part| p.join(part));
             dirs.push((path, from));
         }

@@ -1415,7 +1415,18 @@ bool search_toolkit(const LibraryInfo &L) {
     const char *subdirs[] = {"bin", "bin\\x64"};
 #else
                            "/usr/local/cuda"};
-    const char *subdirs[] = {"lib64", "lib"};
+    // After lib64 and lib, the directories of the architecture this program
+    // is built for below targets/ (SBSA's or Jetson's for aarch64), which
+    // lib64 usually links to, but not in a toolkit unpacked from an archive.
+    const char *subdirs[] = {"lib64", "lib",
+#if defined(__linux__) && defined(__x86_64__)
+                             "targets/x86_64-linux/lib",
+#elif defined(__linux__) && defined(__aarch64__)
+                             "targets/sbsa-linux/lib", "targets/aarch64-linux/lib",
+#elif defined(__linux__) && defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+                             "targets/ppc64le-linux/lib",
+#endif
+    };
 #endif
     for (const char *root : roots) {
         if (!root) continue;

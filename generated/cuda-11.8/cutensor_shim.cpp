@@ -184,10 +184,11 @@ struct cushim_table {
 }  // namespace
 
 // The objects the library exports (the header declares them `extern`),
-// defined here under their C names with GCC and Clang off Windows: the
-// runtime copies each one's value from the library when it loads it, so
-// read them after any call of the library (or cushim_cutensor_load()).
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(CUSHIM_CUTENSOR_LINKED)
+// defined here under their C names with GCC and Clang (on Windows, 64-bit,
+// whose C names are their symbols): the runtime copies each one's value from
+// the library when it loads it, so read them after any call of the library
+// (or cushim_cutensor_load()).
+#if (defined(__GNUC__) || defined(__clang__)) && (!defined(_WIN32) || defined(_WIN64)) && !defined(CUSHIM_CUTENSOR_LINKED)
 extern "C" {
 CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_16F[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_16F");
 CUSHIM_EXPORT alignas(cutensorComputeDescriptor_t) unsigned char cushim_object_CUTENSOR_COMPUTE_DESC_16BF[sizeof(cutensorComputeDescriptor_t)] __asm__("CUTENSOR_COMPUTE_DESC_16BF");

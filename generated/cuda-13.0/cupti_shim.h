@@ -8,6 +8,34 @@
 
 #include <stddef.h>
 
+/* On Windows, the CUPTI headers define these macros with MSVC's spellings
+ * of packing and alignment (`__pragma(...)`, `__declspec(align(n))`), which
+ * GCC does not read:
+ *   START_PACKED_ALIGNMENT, PACKED_ALIGNMENT, END_PACKED_ALIGNMENT.
+ * With GCC or Clang for MinGW, this header reads cupti.h (where it is
+ * found) with those spelled as GCC spells them, for the same layout: a
+ * program that includes this header first includes cupti.h after it
+ * as usual. */
+#if defined(_WIN32) && !defined(_MSC_VER) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__has_include)
+#if __has_include(<cupti.h>)
+#pragma push_macro("align")
+#undef align
+#define align(n) aligned(n)
+#ifndef __pragma
+#define __pragma(x) _Pragma(#x)
+#define CUSHIM_CUPTI_MSVC_PRAGMA 1
+#endif
+#include <cupti.h>
+#ifdef CUSHIM_CUPTI_MSVC_PRAGMA
+#undef __pragma
+#undef CUSHIM_CUPTI_MSVC_PRAGMA
+#endif
+#pragma pop_macro("align")
+#endif
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

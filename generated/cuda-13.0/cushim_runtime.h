@@ -704,6 +704,14 @@ int cushim_runtime_override_value(const char *value) CUSHIM_HIDDEN;
 #define CUSHIM_ASM_ROW(SYMBOL, FIRST) \
     CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL ": .quad " CUSHIM_STR(CUSHIM_API) "_" #FIRST "_" #SYMBOL "\n"
 #define CUSHIM_ASM_NO_ROW(SYMBOL) CUSHIM_STR(CUSHIM_API) "_slot_" #SYMBOL ": .quad 0\n"
+#if defined(_WIN32)
+// On Windows, the pointer `__imp_<export>` to an export, which a program
+// calls it through where the header declares it `__declspec(dllimport)` (an
+// import library defines them; the pair, which replaces one, does too), in
+// a pair's `__asm__` from CUSHIM_ASM_IMPORTS to CUSHIM_ASM_TABLE_END.
+#define CUSHIM_ASM_IMPORTS ".section .rdata,\"dr\"\n.p2align 3\n"
+#define CUSHIM_ASM_IMPORT(EXPORT) ".globl __imp_" #EXPORT "\n__imp_" #EXPORT ": .quad " #EXPORT "\n"
+#endif
 #else
 #define CUSHIM_BINDER_LABEL(SYMBOL)
 #define CUSHIM_FAST_STUB(ANSWER, RET, SYMBOL, EXPORT, INDEX, PARAMS, ARGS, ABSENT, CHECK) \

@@ -43,6 +43,12 @@ struct Header<'a> {
     example_release: String,
     /// Example: `libnvrtc.so.13`.
     example_path: String,
+    /// The main header. Example: `cupti.h`.
+    api_header: &'a str,
+    /// The macros that the headers, read for Windows, spell as only MSVC
+    /// reads, as one list for the comment; empty when none.
+    /// Example: `START_PACKED_ALIGNMENT, PACKED_ALIGNMENT`.
+    msvc_macros: String,
 }
 
 #[derive(Template)]
@@ -56,6 +62,14 @@ struct Source<'a> {
     status_type: &'a str,
     /// The objects the library exports: `(name, C++ type)`.
     variables: Vec<(String, String)>,
+    /// Those of them that the header declares `__declspec(dllimport)` on
+    /// Windows, by name.
+    imported_variables: Vec<String>,
+    /// The stubs of the functions that the header declares
+    /// `__declspec(dllimport)` on Windows, whose pointers `__imp_<export>`
+    /// the pair defines there: `(export, condition)` ([`Shim::condition`]).
+    /// None with a prefix, whose exports are not the header's names.
+    imports: Vec<(String, Option<String>)>,
     /// Whether every stub can be assembly, so that the pair reads no header
     /// of the library where it is (no C++ stub, exported object or status
     /// struct needs the library's types).
@@ -704,6 +718,8 @@ pub fn emit(
             .into_iter()
             .next()
             .unwrap_or_default(),
+        api_header,
+        msvc_macros: api.windows.msvc_macros.join(", "),
     };
     let codes = api.codes;
     let own = CppLibrary {
@@ -745,6 +761,21 @@ pub fn emit(
             .iter()
             .map(|v| (v.name.clone(), v.ty.to_string()))
             .collect(),
+        imported_variables: api
+            .variables
+            .iter()
+            .filter(|v| api.windows.imported.contains(&v.name))
+            .map(|v| v.name.clone())
+            .collect(),
+        imports: if options.cpp_prefix.is_some() {
+            Vec::new()
+        } else {
+            shims
+                .iter()
+                .filter(|s| api.windows.imported.contains(&s.symbol))
+                .map(|s| (s.export.clone(), s.condition.clone()))
+                .collect()
+        },
         label,
         link_name: library.link_name,
         defines: library.parse.defines,

@@ -104,6 +104,7 @@ fn api() -> Api {
         release: Release::One(CudaVersion::from_number(13050)),
         functions: vec![name, copy],
         variables: Vec::new(),
+        windows: Default::default(),
         codes: Codes::resolve(&DRIVER, &status_codes),
         status_codes,
         types: Default::default(),
@@ -454,4 +455,26 @@ fn names_that_cannot_reach_cpp_text_are_errors() {
             "{header:?}: {e}"
         );
     }
+}
+
+#[test]
+fn windows_imports_and_msvc_macros_reach_the_pair_unless_prefixed() {
+    let mut windows = api();
+    windows.windows.imported = vec!["cuGetErrorName".into()];
+    windows.windows.msvc_macros = vec!["PACKED".into()];
+    let (header, source) = cpp_text(&windows, None);
+    assert!(
+        source.contains("CUSHIM_ASM_IMPORT(cuGetErrorName)"),
+        "{source}"
+    );
+    assert!(!source.contains("CUSHIM_ASM_IMPORT(cuMemcpyHtoD_v2)"));
+    assert!(header.contains("#define align(n) aligned(n)\n"), "{header}");
+    assert!(header.contains("#include <api.h>\n"), "{header}");
+    // A prefixed export is not the header's name: no `__imp_` for it.
+    let (_, source) = cpp_text(&windows, Some("my_"));
+    assert!(!source.contains("CUSHIM_ASM_IMPORT("), "{source}");
+    // Without them, neither.
+    let (header, source) = cpp_text(&api(), None);
+    assert!(!source.contains("CUSHIM_ASM_IMPORTS"));
+    assert!(!header.contains("aligned"));
 }

@@ -253,6 +253,10 @@ pub fn build(
         release,
         functions,
         variables,
+        windows: crate::ir::WindowsView {
+            imported: raw.imported.clone(),
+            msvc_macros: raw.msvc_macros.clone(),
+        },
         status_codes: raw.status_codes.clone(),
         types: raw.types.clone(),
         enums: raw
@@ -595,6 +599,8 @@ mod tests {
         Raw {
             functions,
             variables: Vec::new(),
+            imported: Vec::new(),
+            msvc_macros: Vec::new(),
             pfn: pfn
                 .iter()
                 .map(|(n, p)| {

@@ -31,6 +31,10 @@ pub struct Api {
     /// The objects the library exports that its headers declare `extern`,
     /// in header order. Example: cuTENSOR's `CUTENSOR_COMPUTE_DESC_32F`.
     pub variables: Vec<Variable>,
+    /// What a Windows program's compiler reads in the headers that the C++
+    /// pair must answer: the symbols declared imported from the DLL, and the
+    /// layout macros only MSVC reads.
+    pub windows: WindowsView,
     /// The constants of the status enum every function returns, in header order.
     pub status_codes: Vec<StatusCode>,
     /// Each named type the signatures mention, with its ABI.
@@ -139,6 +143,29 @@ pub struct Variable {
     pub name: String,
     /// Its type, `const` dropped. Example: `cutensorComputeDescriptor_t`.
     pub ty: Type,
+}
+
+/// The headers as a Windows program's compiler (GCC or Clang for MinGW,
+/// `_WIN32` defined) reads them, where that differs from other systems.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "emit", derive(nanoserde::DeJson, nanoserde::SerJson))]
+pub struct WindowsView {
+    /// The symbols of the functions and objects declared
+    /// `__declspec(dllimport)`, sorted: a caller reaches each through the
+    /// pointer `__imp_<symbol>`, which an import library defines, and so the
+    /// pair that replaces it. Example: NVML's `nvmlInit_v2`.
+    pub imported: Vec<String>,
+    /// The macros defined with MSVC's own spellings of packing or alignment
+    /// (`__pragma(...)`, `__declspec(align(n))`), which GCC does not read,
+    /// in source order. Example: CUPTI's `PACKED_ALIGNMENT`.
+    pub msvc_macros: Vec<String>,
+}
+
+impl WindowsView {
+    /// Whether the headers read for Windows ask nothing of the pair.
+    pub fn is_empty(&self) -> bool {
+        self.imported.is_empty() && self.msvc_macros.is_empty()
+    }
 }
 
 /// One driver entry point (one ABI variant).

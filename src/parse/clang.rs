@@ -440,6 +440,46 @@ impl Unit {
         out
     }
 
+    /// Every non-system `#define` whose body uses MSVC's own spellings of
+    /// packing or alignment, `__pragma(...)` or `__declspec(align(...))`,
+    /// which GCC and Clang for MinGW do not read; by name, in source order.
+    /// Example: CUPTI's `PACKED_ALIGNMENT` read for Windows.
+    pub fn msvc_layout_macros(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for c in self.root().children() {
+            // SAFETY: plain queries on live cursors; the tokens are disposed after use.
+            unsafe {
+                if clang_getCursorKind(c.raw) != CXCursor_MacroDefinition
+                    || clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) != 0
+                {
+                    continue;
+                }
+                let mut tokens: *mut CXToken = ptr::null_mut();
+                let mut count: c_uint = 0;
+                clang_tokenize(
+                    self.tu,
+                    clang_getCursorExtent(c.raw),
+                    &mut tokens,
+                    &mut count,
+                );
+                let body: Vec<String> = (1..count as usize)
+                    .map(|i| take_string(clang_getTokenSpelling(self.tu, *tokens.add(i))))
+                    .collect();
+                if !tokens.is_null() {
+                    clang_disposeTokens(self.tu, tokens, count);
+                }
+                let msvc = body.iter().any(|t| t == "__pragma")
+                    || body
+                        .windows(3)
+                        .any(|w| w[0] == "__declspec" && w[1] == "(" && w[2] == "align");
+                if msvc {
+                    out.push(c.spelling());
+                }
+            }
+        }
+        out
+    }
+
     pub fn root(&self) -> Cursor<'_> {
         // SAFETY: the TU is live.
         Cursor {
@@ -590,6 +630,18 @@ impl<'u> Cursor<'u> {
             clang_Cursor_getStorageClass(self.raw) == CX_SC_Extern
                 && clang_isCursorDefinition(self.raw) == 0
         }
+    }
+
+    /// The strings of its `annotate` attributes. Example: `["dllimport"]`
+    /// for a declaration whose `__declspec(dllimport)` the parse for
+    /// Windows reads as `__attribute__((annotate("dllimport")))`.
+    pub fn annotations(&self) -> Vec<String> {
+        self.children()
+            .into_iter()
+            // SAFETY: plain query on a live cursor.
+            .filter(|c| unsafe { clang_getCursorKind(c.raw) } == CXCursor_AnnotateAttr)
+            .map(|c| c.spelling())
+            .collect()
     }
 
     /// A variable's type.

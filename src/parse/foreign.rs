@@ -23,10 +23,27 @@ pub const FILES: &[(&str, &str)] = &[
     ("nv/target", include_str!("../../headers/foreign/nv/target")),
 ];
 
+/// The stand-ins that only the parse for Windows reads (the `_WIN32` branch
+/// of a header): `<windows.h>`, which CUPTI's, NVRTC's and NVTX's headers
+/// include there and whose types none of their declarations name, empty.
+pub const WINDOWS: &[(&str, &str)] = &[(
+    "windows.h",
+    "/* cushim's stand-in for <windows.h>: the parse for Windows needs none of it. */\n",
+)];
+
 /// The stand-ins as `(absolute path, contents)`, for libclang's unsaved files.
 pub fn unsaved() -> Vec<(String, &'static str)> {
     FILES
         .iter()
+        .map(|(name, text)| (format!("{ROOT}/{name}"), *text))
+        .collect()
+}
+
+/// [`unsaved`] with the [`WINDOWS`] stand-ins, for the parse for Windows.
+pub fn unsaved_for_windows() -> Vec<(String, &'static str)> {
+    FILES
+        .iter()
+        .chain(WINDOWS)
         .map(|(name, text)| (format!("{ROOT}/{name}"), *text))
         .collect()
 }

@@ -172,6 +172,14 @@ pub struct Raw {
     pub functions: Vec<RawFunction>,
     /// The objects the headers that declare functions declare `extern`, in order.
     pub variables: Vec<RawVariable>,
+    /// The functions' and objects' symbols that the headers declare
+    /// `__declspec(dllimport)` when read for Windows (`_WIN32`), sorted.
+    /// Example: NVML's `nvmlInit_v2`.
+    pub imported: Vec<String>,
+    /// The macros that the headers, read for Windows, define with MSVC's
+    /// own spellings of packing or alignment (`__pragma`,
+    /// `__declspec(align(n))`). Example: CUPTI's `PACKED_ALIGNMENT`.
+    pub msvc_macros: Vec<String>,
     /// Every `PFN_*` typedef seen in any configuration, by name.
     pub pfn: BTreeMap<String, RawTypedef>,
     /// Every file read (for `cargo:rerun-if-changed` and the provenance hash).

@@ -95,7 +95,13 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     let mut platform_units = Vec::new();
     let declared_names = plain.unit.declared_types();
     for (cfg, define) in settings.platforms {
-        let unit = Config::new(input, C, Some(define)).parse()?;
+        // Windows' as its compilers read it ([`Config::windows`]).
+        let config = if *define == "_WIN32" {
+            Config::windows(input)
+        } else {
+            Config::new(input, C, Some(define))
+        };
+        let unit = config.parse()?;
         let seen: std::collections::HashSet<(String, String)> = functions
             .iter()
             .map(|f| (f.origin.file.clone(), f.spelled.clone()))
@@ -153,11 +159,14 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
     };
     // Objects, like enums, from the library's own include directory.
     let variables = plain.variables(|file| canonical(file).starts_with(&dir));
+    let (imported, msvc_macros) = windows_view(input, &declaring, &dir);
     Ok(Raw {
         alias_macros,
         inline_wrappers,
         functions,
         variables,
+        imported,
+        msvc_macros,
         pfn,
         files,
         status_codes,
@@ -207,6 +216,34 @@ fn check_same_release(
         .hint("pass the typedef header of the same release as the header")),
         _ => Ok(()),
     }
+}
+
+/// What a Windows program's compiler makes of the headers ([`Config::windows`]):
+/// the symbols of the functions in `declaring` and of the objects under
+/// `dir` that it declares `__declspec(dllimport)`, sorted; and the macros
+/// that the headers (not the system's) define with MSVC's spellings of
+/// packing or alignment, in source order. Both empty where the headers do not compile for Windows,
+/// where no program can include them either.
+fn windows_view(input: &Input, declaring: &[PathBuf], dir: &Path) -> (Vec<String>, Vec<String>) {
+    let Ok(windows) = Config::windows(input).parse() else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut imported = Vec::new();
+    for c in windows.unit.root().children() {
+        let Some(loc) = c.location() else { continue };
+        let file = canonical(&loc.file);
+        let ours = match c.kind() {
+            clang::Kind::Function => declaring.contains(&file) && !c.is_static(),
+            clang::Kind::Variable => file.starts_with(dir) && c.is_extern_declaration(),
+            _ => false,
+        };
+        if ours && c.annotations().iter().any(|a| a == "dllimport") {
+            imported.push(c.spelling());
+        }
+    }
+    imported.sort();
+    imported.dedup();
+    (imported, windows.unit.msvc_layout_macros())
 }
 
 /// Checks that the header set also compiles as C++, which the C++ stubs need
@@ -303,6 +340,8 @@ const CPP: Language = ("c++", "-std=c++17");
 struct Config {
     source: String,
     args: Vec<String>,
+    /// The in-memory files it may include: the foreign stand-ins.
+    unsaved: Vec<(String, &'static str)>,
 }
 
 impl Config {
@@ -317,17 +356,29 @@ impl Config {
         Config {
             source: source(input),
             args,
+            unsaved: foreign::unsaved(),
         }
+    }
+
+    /// The headers as a Windows program's compiler reads them (GCC or Clang
+    /// for MinGW, whose view is `_WIN32`'s), with `__declspec(x)` read as
+    /// `__attribute__((annotate("x")))`, which libclang keeps on any target,
+    /// MSVC's `__pragma(x)` as `_Pragma("x")` (as the C++ pair has GCC read
+    /// it, [`crate::ir::WindowsView::msvc_macros`]), and an empty `<windows.h>`.
+    fn windows(input: &Input) -> Config {
+        let mut config = Config::new(input, C, Some("_WIN32"));
+        config.args.extend([
+            "-D_WIN64".to_string(),
+            "-D__declspec(x)=__attribute__((annotate(#x)))".to_string(),
+            "-D__pragma(x)=_Pragma(#x)".to_string(),
+        ]);
+        config.unsaved = foreign::unsaved_for_windows();
+        config
     }
 
     fn parse(&self) -> Result<Parsed, Error> {
         Ok(Parsed {
-            unit: clang::Unit::parse(
-                "cushim-input.h",
-                &self.source,
-                &self.args,
-                &foreign::unsaved(),
-            )?,
+            unit: clang::Unit::parse("cushim-input.h", &self.source, &self.args, &self.unsaved)?,
         })
     }
 }

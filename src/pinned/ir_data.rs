@@ -8,7 +8,7 @@ use nanoserde::{DeJson, SerJson};
 use crate::c::{Enum, Shape, StatusCode};
 use crate::diag::Error;
 use crate::ir::build::Filter;
-use crate::ir::{Api, Codes, Function, Variable};
+use crate::ir::{Api, Codes, Function, Variable, WindowsView};
 use crate::library::Library;
 use crate::version::{CudaVersion, Release};
 
@@ -38,6 +38,10 @@ pub struct Record {
     /// [`Api::variables`]; written only where a library has some.
     #[nserde(default)]
     pub variables: Vec<Variable>,
+    /// [`Api::windows`]; written only where the headers ask something of
+    /// the pair on Windows.
+    #[nserde(default)]
+    pub windows: WindowsView,
 }
 
 /// One library's data, as compiled into the crate: a weave of every pinned
@@ -169,6 +173,7 @@ pub fn decode(
                 .into_iter()
                 .filter(|v| filter.keeps_name(&v.name))
                 .collect(),
+            windows: record.windows,
             status_codes: record.status_codes,
             types: record.types,
             enums: record.enums,
@@ -227,6 +232,7 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
         enums: api.enums.clone(),
         declared: api.declared.iter().cloned().collect(),
         variables: api.variables.clone(),
+        windows: api.windows.clone(),
     };
     let mut out = String::from("{\n");
     field(&mut out, "cuda", &record.cuda.serialize_json());
@@ -268,6 +274,9 @@ pub fn encode(api: &Api, headers: Vec<(String, String)>) -> Result<String, Error
             "variables",
             record.variables.iter().map(SerJson::serialize_json),
         );
+    }
+    if !record.windows.is_empty() {
+        field(&mut out, "windows", &record.windows.serialize_json());
     }
     // The last field closes without a comma.
     out.truncate(out.trim_end_matches([',', '\n']).len());

@@ -217,15 +217,28 @@ struct cushim_table {
 }  // namespace
 
 // The objects the library exports (the header declares them `extern`),
-// defined here under their C names with GCC and Clang off Windows: the
-// runtime copies each one's value from the library when it loads it, so
-// read them after any call of the library (or {{ api }}_load()).
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined({{ api_upper }}_LINKED)
+// defined here under their C names with GCC and Clang (on Windows, 64-bit,
+// whose C names are their symbols): the runtime copies each one's value from
+// the library when it loads it, so read them after any call of the library
+// (or {{ api }}_load()).
+#if (defined(__GNUC__) || defined(__clang__)) && (!defined(_WIN32) || defined(_WIN64)) && !defined({{ api_upper }}_LINKED)
 extern "C" {
 {%- for (name, ty) in variables %}
 CUSHIM_EXPORT alignas({{ ty }}) unsigned char cushim_object_{{ name }}[sizeof({{ ty }})] __asm__("{{ name }}");
 {%- endfor %}
 }
+{%- if !imported_variables.is_empty() %}
+#if defined(_WIN32)
+// The pointers that a Windows program reads an object through where the
+// header declares it `__declspec(dllimport)`, `__imp_<name>` (an import
+// library's), each to its definition above.
+extern "C" {
+{%- for name in imported_variables %}
+extern void *const cushim_import_{{ name }} __asm__("__imp_{{ name }}") = cushim_object_{{ name }};
+{%- endfor %}
+}
+#endif
+{%- endif %}
 namespace {
 const cushim::Variable cushim_variables[] = {
 {%- for (name, ty) in variables %}
@@ -322,6 +335,24 @@ __asm__(CUSHIM_ASM_TABLE
 {%- endif %}
 {%- endfor %}
         CUSHIM_ASM_TABLE_END);
+{%- if !imports.is_empty() %}
+#if defined(_WIN32)
+// The pointers that a Windows program calls a function through where the
+// header declares it `__declspec(dllimport)`, `__imp_<symbol>` (an import
+// library's), each to its stub.
+__asm__(CUSHIM_ASM_IMPORTS
+{%- for (export, condition) in imports %}
+{%- if let Some(condition) = condition %}
+#if {{ condition }}
+        CUSHIM_ASM_IMPORT({{ export }})
+#endif
+{%- else %}
+        CUSHIM_ASM_IMPORT({{ export }})
+{%- endif %}
+{%- endfor %}
+        CUSHIM_ASM_TABLE_END);
+#endif
+{%- endif %}
 #else
 void *cushim_table::slots[cushim_count] = {
 {%- for s in shims %}

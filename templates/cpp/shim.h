@@ -7,6 +7,36 @@
 #define {{ guard }}
 
 #include <stddef.h>
+{%- if !msvc_macros.is_empty() %}
+
+/* On Windows, the {{ label }} headers define these macros with MSVC's spellings
+ * of packing and alignment (`__pragma(...)`, `__declspec(align(n))`), which
+ * GCC does not read:
+ *   {{ msvc_macros }}.
+ * With GCC or Clang for MinGW, this header reads {{ api_header }} (where it is
+ * found) with those spelled as GCC spells them, for the same layout: a
+ * program that includes this header first includes {{ api_header }} after it
+ * as usual. */
+#if defined(_WIN32) && !defined(_MSC_VER) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__has_include)
+#if __has_include(<{{ api_header }}>)
+#pragma push_macro("align")
+#undef align
+#define align(n) aligned(n)
+#ifndef __pragma
+#define __pragma(x) _Pragma(#x)
+#define {{ api_upper }}_MSVC_PRAGMA 1
+#endif
+#include <{{ api_header }}>
+#ifdef {{ api_upper }}_MSVC_PRAGMA
+#undef __pragma
+#undef {{ api_upper }}_MSVC_PRAGMA
+#endif
+#pragma pop_macro("align")
+#endif
+#endif
+#endif
+{%- endif %}
 
 #ifdef __cplusplus
 extern "C" {

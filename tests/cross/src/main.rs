@@ -3,7 +3,8 @@
 //! is a function of it, each library's file names). With `generate DIR`:
 //! the same modules generated again into `DIR` by cushim on the machine the
 //! program runs on; with `generate` alone, into `OUT_DIR`, as a build script
-//! on that machine would.
+//! on that machine would. With `which`: where NVRTC's loader found its
+//! library (`path=`), or why it found none (`error=`), then `ok: which`.
 
 mod generate;
 
@@ -21,6 +22,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [] => report(),
+        [command] if command == "which" => which(),
         [command, rest @ ..] if command == "generate" && rest.len() <= 1 => {
             let dir = rest.first().map(std::path::Path::new);
             if let Err(e) = generate::modules(dir) {
@@ -29,7 +31,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: cushim-cross [generate [DIR]]");
+            eprintln!("usage: cushim-cross [generate [DIR] | which]");
             std::process::exit(2);
         }
     }
@@ -67,4 +69,13 @@ fn report() {
     // SAFETY: no pointer.
     let e = unsafe { cuda::Api::cuInit(0) };
     println!("driver cuInit call: {e:?}");
+}
+
+/// Where NVRTC's loader found its library, or why it found none.
+fn which() {
+    match nvrtc::CUSHIM_LIBRARY.get() {
+        Ok(found) => println!("path={}", found.path()),
+        Err(e) => println!("error={e}"),
+    }
+    println!("ok: which");
 }
