@@ -142,6 +142,10 @@ pub struct ParseSettings {
     /// the headers. Example: NVTX's `NVTX_NO_IMPL`, without which its
     /// functions are `static inline` definitions, not declarations.
     pub defines: &'static [&'static str],
+    /// Headers of the library's own wheel that declare its functions or
+    /// its types, found by name in each release rather than listed (the
+    /// set differs between releases). Example: CUPTI's `cupti_*.h`.
+    pub globbed: Globbed,
 }
 
 impl ParseSettings {
@@ -160,12 +164,65 @@ impl ParseSettings {
         platforms: &[],
         skip_prefixes: &[],
         defines: &[],
+        globbed: Globbed::NONE,
     };
 
     /// The enum whose constants are the codes: the status type itself, or
     /// the enum of its code field. Example: `CUresult`, `CUfileOpError`.
     pub fn codes_enum(&self) -> &'static str {
         self.status_field.map_or(self.status_type, |f| f.codes)
+    }
+}
+
+/// Headers of a library's own wheel found by name: every header of its
+/// include directory (not of a directory below it) that a pattern matches,
+/// less those `except` names. The header table (`headers/header-sha256.txt`)
+/// records each release's matches from its wheel; a fetch takes them, and
+/// the parse reads each that the listed headers do not include themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Globbed {
+    /// Name patterns, `*` standing for any run of characters.
+    /// Example: `cupti_*.h`, `generated_*_meta.h`.
+    pub patterns: &'static [&'static str],
+    /// Matches that are left out, each with why. Example:
+    /// `cupti_checkpoint.h`, whose functions are `libcheckpoint`'s.
+    pub except: &'static [(&'static str, &'static str)],
+    /// Headers of other projects that some matches include, which the
+    /// parse reads from cushim's stand-ins (`headers/foreign/`). A C++ pair
+    /// includes a match without them. Example: `GL/gl.h` for
+    /// `generated_cudaGL_meta.h`.
+    pub needs: &'static [&'static str],
+}
+
+impl Globbed {
+    /// No header found by name.
+    pub const NONE: Globbed = Globbed {
+        patterns: &[],
+        except: &[],
+        needs: &[],
+    };
+
+    /// Whether the header `name` (a file name, no directory) is one of them.
+    pub fn matches(&self, name: &str) -> bool {
+        !name.contains(['/', '\\'])
+            && self.patterns.iter().any(|p| wildcard(p, name))
+            && !self.except.iter().any(|(e, _)| *e == name)
+    }
+}
+
+/// Whether `text` matches `pattern`, whose `*` stands for any run of
+/// characters (and every other character for itself).
+fn wildcard(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, rest)) => {
+            let Some(text) = text.strip_prefix(head) else {
+                return false;
+            };
+            (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .any(|i| wildcard(rest, &text[i..]))
+        }
     }
 }
 
@@ -242,6 +299,17 @@ impl Header {
             name,
             typedefs: None,
             needs: &[],
+            optional: false,
+        }
+    }
+
+    /// A header without a PFN table that needs headers of other projects
+    /// (read from cushim's stand-ins). Example: `cuda_gl_interop.h`, `GL/gl.h`.
+    const fn needing(name: &'static str, needs: &'static [&'static str]) -> Header {
+        Header {
+            name,
+            typedefs: None,
+            needs,
             optional: false,
         }
     }

@@ -10,8 +10,41 @@ use crate::diag::{Error, Origin};
 use crate::library::ParseSettings;
 use crate::version::CudaVersion;
 
-/// Parses the functions and PFN table of `input`.
-pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
+/// Marks each header of `input` found by name that the listed headers
+/// include ([`super::HeaderInput::reached`]), from one plain parse of the
+/// listed ones: the parse's main file then includes only the others, so that
+/// a header without an include guard (CUPTI's `generated_cuda_meta.h`, which
+/// `cupti.h` includes) is read once. Its functions are still bound.
+pub fn settle(input: &mut Input) -> Result<(), Error> {
+    if !input.headers.iter().any(|h| h.globbed) {
+        return Ok(());
+    }
+    check_paths(input)?;
+    let listed = Input {
+        headers: input
+            .headers
+            .iter()
+            .filter(|h| !h.globbed)
+            .cloned()
+            .collect(),
+        ..input.clone()
+    };
+    let included: Vec<PathBuf> = Config::new(&listed, C, None)
+        .parse()?
+        .unit
+        .user_files()
+        .iter()
+        .map(|f| canonical(f))
+        .collect();
+    for h in input.headers.iter_mut().filter(|h| h.globbed) {
+        h.reached = included.contains(&canonical(&h.path));
+    }
+    Ok(())
+}
+
+/// Refuses a header that is missing, not a regular file, or whose path the
+/// parse's main file cannot name.
+fn check_paths(input: &Input) -> Result<(), Error> {
     for p in input.paths() {
         if p.exists() && !p.is_file() {
             return Err(Error::new(format!(
@@ -37,6 +70,12 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
             .hint("copy or link the header to a path without them"));
         }
     }
+    Ok(())
+}
+
+/// Parses the functions and PFN table of `input`.
+pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
+    check_paths(input)?;
     let plain = Config::new(input, C, None).parse()?;
     let per_thread = settings
         .per_thread_define
@@ -265,7 +304,7 @@ impl Config {
 /// typedef table.
 pub(super) fn source(input: &Input) -> String {
     let mut source = String::new();
-    for h in &input.headers {
+    for h in input.headers.iter().filter(|h| !h.reached) {
         for need in &h.needs {
             source.push_str(&format!("#include <{need}>\n"));
         }
