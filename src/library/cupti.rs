@@ -11,11 +11,11 @@ use super::{
 const EXCEPT: &[(&str, &str)] = &[
     (
         "cupti_checkpoint.h",
-        "its functions are libcheckpoint's, and it is C++ (a namespace)",
+        "its functions are libcheckpoint's, and it is C++, a namespace",
     ),
     (
         "cupti_pcsampling_util.h",
-        "its functions are libpcsamplingutil's, and it is C++ (<fstream>)",
+        "its functions are libpcsamplingutil's, and it is C++, with `<fstream>`",
     ),
     (
         "generated_nvtx_meta.h",

@@ -791,7 +791,29 @@ pub fn by_name(name: &str) -> Option<&'static Library> {
 
 #[cfg(test)]
 mod tests {
-    use super::CUFFT;
+    use super::{Globbed, CUFFT};
+
+    #[test]
+    fn a_pattern_matches_a_file_name_in_the_include_directory_less_its_exceptions() {
+        let globbed = Globbed {
+            patterns: &["cupti_*.h", "generated_*_meta.h"],
+            except: &[("cupti_checkpoint.h", "another library's")],
+            needs: &[],
+        };
+        for name in ["cupti_pcsampling.h", "cupti_.h", "generated_cuda_meta.h"] {
+            assert!(globbed.matches(name), "{name}");
+        }
+        for name in [
+            "cupti_checkpoint.h",
+            "cupti.h",
+            "Openacc/cupti_openacc.h",
+            "generated_cuda_meta.hpp",
+            "nvperf_host.h",
+        ] {
+            assert!(!globbed.matches(name), "{name}");
+        }
+        assert!(!Globbed::NONE.matches("cupti.h"));
+    }
 
     #[test]
     fn a_code_the_header_lacks_gives_way_to_the_next_of_its_chain() {
