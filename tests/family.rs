@@ -1015,6 +1015,9 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
             "cudart: memory [7, 7, 7, 7, 7, 7, 7, 7], device fake device".to_string(),
             // cudaErrorSharedObjectSymbolNotFound for the function the fake lacks.
             "cudart: cudaDeviceReset code 302".into(),
+            // driver_types.h's constants and cuda_profiler_api.h's function
+            // (which the fake lacks) are cudart's.
+            "cudart: flags [1, 2, 2], cudaProfilerStop code 302".into(),
             "cufft: forward 10+0i -2+2i -2+0i -2-2i".into(),
             // CUFFT_NOT_SUPPORTED for the function the library lacks; the
             // plan is destroyed after it.
@@ -1195,6 +1198,9 @@ fn cudnn_nccl_cutensor_cupti_nvtx_and_cufile_load_what_they_open_and_need_and_a_
             "cupti: timestamp 1234567890123".into(),
             // CUPTI_ERROR_NOT_SUPPORTED for the function the fake lacks.
             "cupti: cuptiActivityFlushAll code 27".into(),
+            // Every CUPTI header's: PC sampling (the fake lacks it), the
+            // callback ids, the parameter structs.
+            "cupti: cuLaunchKernel id 307, params 64 bytes, cuptiPCSamplingGetData code 27".into(),
             // Kept, its API number no version.
             format!("path={} version=0", extras.join("libcupti.so.13").display()),
             // NVTX's values, and NULL for the function the fake lacks.

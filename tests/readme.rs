@@ -273,3 +273,65 @@ fn runs_without_libstdcxx_or_a_driver(program: &std::path::Path) {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("no CUDA: "), "{stderr}");
 }
+
+/// What the README's table of headers says a library binds: each header it
+/// lists (with its PFN table, and "where a release has it" for an optional
+/// one), then the patterns of those found by name, less their exceptions.
+fn headers_cell(library: &cushim::library::Library) -> String {
+    let mut parts: Vec<String> = library
+        .headers
+        .iter()
+        .map(|h| {
+            let mut text = format!("`{}`", h.name);
+            if let Some(t) = h.typedefs {
+                text.push_str(&format!(" (`{t}`)"));
+            }
+            if h.optional {
+                text.push_str(" where a release has it");
+            }
+            text
+        })
+        .collect();
+    let globbed = library.parse.globbed;
+    if !globbed.patterns.is_empty() {
+        let patterns: Vec<String> = globbed.patterns.iter().map(|p| format!("`{p}`")).collect();
+        let mut text = format!("every {} of its wheel", patterns.join(", "));
+        if !globbed.except.is_empty() {
+            let except: Vec<String> = globbed
+                .except
+                .iter()
+                .map(|(h, why)| format!("`{h}` ({why})"))
+                .collect();
+            text.push_str(&format!(" but {}", except.join(", ")));
+        }
+        parts.push(text);
+    }
+    parts.join(", ")
+}
+
+/// The README's table of the headers each library binds is the registry's
+/// (`headers` and the patterns of `parse.globbed`), row for row: a header
+/// added to a description fails here until the README lists it.
+#[test]
+fn the_readme_s_table_of_headers_is_the_registry_s() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("| `--lib` | headers (and the files of their own wheels that they include) |")
+        .expect("the README's table of headers");
+    let rows: Vec<String> = readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(str::to_string)
+        .collect();
+    let registry: Vec<String> = cushim::library::LIBRARIES
+        .iter()
+        .map(|l| format!("| `{}` | {} |", l.name, headers_cell(l)))
+        .collect();
+    assert_eq!(
+        rows,
+        registry,
+        "the README's rows, against the registry:\n{}",
+        registry.join("\n")
+    );
+}

@@ -41,6 +41,9 @@ pub const TAGS: &[&str] = &[
     "CUmemPoolHandle_st",
     "CUmipmappedArray_st",
     "CUmod_st",
+    "CUpti_PmSampling_Object",
+    "CUpti_Profiler_Host_Object",
+    "CUpti_RangeProfiler_Object",
     "CUpti_Subscriber_st",
     "CUstream_st",
     "CUsurfref_st",
@@ -131,6 +134,8 @@ pub const TAGS: &[&str] = &[
     "nvtxDomainRegistration_st",
     "nvtxResourceHandle",
     "nvtxStringRegistration_st",
+    "nvtxSyncUser",
+    "nvtxSyncUserAttributes_v0",
     "pruneInfo",
     "syevjInfo",
 ];
@@ -314,6 +319,27 @@ pub struct CUmipmappedArray_st {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct CUmod_st {
+    _unused: [u8; 0],
+}
+
+/// `struct CUpti_PmSampling_Object`: declared, never defined; only pointers to it are used.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CUpti_PmSampling_Object {
+    _unused: [u8; 0],
+}
+
+/// `struct CUpti_Profiler_Host_Object`: declared, never defined; only pointers to it are used.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CUpti_Profiler_Host_Object {
+    _unused: [u8; 0],
+}
+
+/// `struct CUpti_RangeProfiler_Object`: declared, never defined; only pointers to it are used.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct CUpti_RangeProfiler_Object {
     _unused: [u8; 0],
 }
 
@@ -944,6 +970,20 @@ pub struct nvtxResourceHandle {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct nvtxStringRegistration_st {
+    _unused: [u8; 0],
+}
+
+/// `struct nvtxSyncUser`: declared, never defined; only pointers to it are used.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct nvtxSyncUser {
+    _unused: [u8; 0],
+}
+
+/// `struct nvtxSyncUserAttributes_v0`: declared, never defined; only pointers to it are used.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct nvtxSyncUserAttributes_v0 {
     _unused: [u8; 0],
 }
 

@@ -32,6 +32,8 @@ pub const MAX_CUFFT_ERROR: u32 = 17;
 pub const CUFFT_FORWARD: i32 = -1;
 pub const CUFFT_INVERSE: u32 = 1;
 pub const MAX_SHIM_RANK: u32 = 3;
+pub const CUDA_XT_DESCRIPTOR_VERSION: u32 = 16777216;
+pub const MAX_CUDA_DESCRIPTOR_GPUS: u32 = 64;
 #[repr(C)]
 #[repr(align(8))]
 #[derive(Debug, Default, Copy, Clone)]
@@ -62,6 +64,7 @@ pub use self::cufftType_t as cufftType;
 pub use self::cufftCompatibility_t as cufftCompatibility;
 pub type cufftHandle = ::std::os::raw::c_int;
 pub use self::cufftProperty_t as cufftProperty;
+pub use self::cudaXtCopyType_t as cudaLibXtCopyType;
 pub use self::libFormat_t as libFormat;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -384,6 +387,19 @@ pub struct cufftProperty_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cufftProperty_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         ::cushim_runtime::private::fmt_enum(f, "cufftProperty_t", self.0, &[(1, "NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT"), (2, "NVFFT_PLAN_PROPERTY_INT64_MAX_NUM_HOST_THREADS")], false)
+    }
+}
+impl cudaXtCopyType_t {
+    pub const LIB_XT_COPY_HOST_TO_DEVICE: cudaXtCopyType_t = cudaXtCopyType_t(0);
+    pub const LIB_XT_COPY_DEVICE_TO_HOST: cudaXtCopyType_t = cudaXtCopyType_t(1);
+    pub const LIB_XT_COPY_DEVICE_TO_DEVICE: cudaXtCopyType_t = cudaXtCopyType_t(2);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct cudaXtCopyType_t(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for cudaXtCopyType_t {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "cudaXtCopyType_t", self.0, &[(0, "LIB_XT_COPY_HOST_TO_DEVICE"), (1, "LIB_XT_COPY_DEVICE_TO_HOST"), (2, "LIB_XT_COPY_DEVICE_TO_DEVICE")], false)
     }
 }
 impl libFormat_t {

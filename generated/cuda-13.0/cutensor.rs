@@ -90,6 +90,7 @@ impl Default for _IO_FILE {
 }
 pub use cushim_runtime::opaque::CUstream_st;
 pub type cudaStream_t = *mut CUstream_st;
+pub use self::cudaDataType_t as cutensorDataType_t;
 pub use cushim_runtime::opaque::cutensorComputeDescriptor;
 pub type cutensorComputeDescriptor_t = *mut cutensorComputeDescriptor;
 pub use cushim_runtime::opaque::cutensorOperationDescriptor;
@@ -287,6 +288,18 @@ impl ::core::fmt::Debug for cutensorPlanPreferenceAttribute_t {
         ::cushim_runtime::private::fmt_enum(f, "cutensorPlanPreferenceAttribute_t", self.0, &[(0, "CUTENSOR_PLAN_PREFERENCE_AUTOTUNE_MODE"), (1, "CUTENSOR_PLAN_PREFERENCE_CACHE_MODE"), (2, "CUTENSOR_PLAN_PREFERENCE_INCREMENTAL_COUNT"), (3, "CUTENSOR_PLAN_PREFERENCE_ALGO"), (4, "CUTENSOR_PLAN_PREFERENCE_KERNEL_RANK"), (5, "CUTENSOR_PLAN_PREFERENCE_JIT"), (6, "CUTENSOR_PLAN_PREFERENCE_GPU_ARCH")], false)
     }
 }
+impl cutensorAutotuneMode_t {
+    pub const CUTENSOR_AUTOTUNE_MODE_NONE: cutensorAutotuneMode_t = cutensorAutotuneMode_t(0);
+    pub const CUTENSOR_AUTOTUNE_MODE_INCREMENTAL: cutensorAutotuneMode_t = cutensorAutotuneMode_t(1);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct cutensorAutotuneMode_t(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for cutensorAutotuneMode_t {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "cutensorAutotuneMode_t", self.0, &[(0, "CUTENSOR_AUTOTUNE_MODE_NONE"), (1, "CUTENSOR_AUTOTUNE_MODE_INCREMENTAL")], false)
+    }
+}
 impl cutensorJitMode_t {
     pub const CUTENSOR_JIT_MODE_NONE: cutensorJitMode_t = cutensorJitMode_t(0);
     pub const CUTENSOR_JIT_MODE_DEFAULT: cutensorJitMode_t = cutensorJitMode_t(1);
@@ -297,6 +310,18 @@ pub struct cutensorJitMode_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for cutensorJitMode_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         ::cushim_runtime::private::fmt_enum(f, "cutensorJitMode_t", self.0, &[(0, "CUTENSOR_JIT_MODE_NONE"), (1, "CUTENSOR_JIT_MODE_DEFAULT")], false)
+    }
+}
+impl cutensorCacheMode_t {
+    pub const CUTENSOR_CACHE_MODE_NONE: cutensorCacheMode_t = cutensorCacheMode_t(0);
+    pub const CUTENSOR_CACHE_MODE_PEDANTIC: cutensorCacheMode_t = cutensorCacheMode_t(1);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct cutensorCacheMode_t(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for cutensorCacheMode_t {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "cutensorCacheMode_t", self.0, &[(0, "CUTENSOR_CACHE_MODE_NONE"), (1, "CUTENSOR_CACHE_MODE_PEDANTIC")], false)
     }
 }
 impl cutensorPlanAttribute_t {

@@ -137,6 +137,278 @@ impl Default for nvtxResourceAttributes_v0 {
 pub type nvtxResourceAttributes_t = nvtxResourceAttributes_v0;
 pub use cushim_runtime::opaque::nvtxResourceHandle;
 pub type nvtxResourceHandle_t = *mut nvtxResourceHandle;
+pub type nvtx_CUdevice = ::std::os::raw::c_int;
+pub type nvtx_CUcontext = *mut ::std::os::raw::c_void;
+pub type nvtx_CUstream = *mut ::std::os::raw::c_void;
+pub type nvtx_CUevent = *mut ::std::os::raw::c_void;
+pub type nvtx_cudaStream_t = *mut ::std::os::raw::c_void;
+pub type nvtx_cudaEvent_t = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_platform_id = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_device_id = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_context = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_command_queue = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_mem = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_program = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_kernel = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_event = *mut ::std::os::raw::c_void;
+pub type nvtx_cl_sampler = *mut ::std::os::raw::c_void;
+pub type nvtx_nvtxSyncUser_t = *mut ::std::os::raw::c_void;
+pub type nvtx_nvtxSyncUserAttributes_t = ::std::os::raw::c_void;
+pub type nvtxMarkEx_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(eventAttrib: *const nvtxEventAttributes_t),
+>;
+pub type nvtxMarkA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const ::std::os::raw::c_char),
+>;
+pub type nvtxMarkW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const wchar_t),
+>;
+pub type nvtxRangeStartEx_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(eventAttrib: *const nvtxEventAttributes_t) -> nvtxRangeId_t,
+>;
+pub type nvtxRangeStartA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const ::std::os::raw::c_char) -> nvtxRangeId_t,
+>;
+pub type nvtxRangeStartW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const wchar_t) -> nvtxRangeId_t,
+>;
+pub type nvtxRangeEnd_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(id: nvtxRangeId_t),
+>;
+pub type nvtxRangePushEx_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        eventAttrib: *const nvtxEventAttributes_t,
+    ) -> ::std::os::raw::c_int,
+>;
+pub type nvtxRangePushA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const ::std::os::raw::c_char) -> ::std::os::raw::c_int,
+>;
+pub type nvtxRangePushW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const wchar_t) -> ::std::os::raw::c_int,
+>;
+pub type nvtxRangePop_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn() -> ::std::os::raw::c_int,
+>;
+pub type nvtxNameCategoryA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(category: u32, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCategoryW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(category: u32, name: *const wchar_t),
+>;
+pub type nvtxNameOsThreadA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(threadId: u32, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameOsThreadW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(threadId: u32, name: *const wchar_t),
+>;
+pub type nvtxNameCuDeviceA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(device: nvtx_CUdevice, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCuDeviceW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(device: nvtx_CUdevice, name: *const wchar_t),
+>;
+pub type nvtxNameCuContextA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(context: nvtx_CUcontext, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCuContextW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(context: nvtx_CUcontext, name: *const wchar_t),
+>;
+pub type nvtxNameCuStreamA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(stream: nvtx_CUstream, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCuStreamW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(stream: nvtx_CUstream, name: *const wchar_t),
+>;
+pub type nvtxNameCuEventA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(event: nvtx_CUevent, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCuEventW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(event: nvtx_CUevent, name: *const wchar_t),
+>;
+pub type nvtxNameClDeviceA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(device: nvtx_cl_device_id, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameClDeviceW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(device: nvtx_cl_device_id, name: *const wchar_t),
+>;
+pub type nvtxNameClContextA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(context: nvtx_cl_context, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameClContextW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(context: nvtx_cl_context, name: *const wchar_t),
+>;
+pub type nvtxNameClCommandQueueA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        command_queue: nvtx_cl_command_queue,
+        name: *const ::std::os::raw::c_char,
+    ),
+>;
+pub type nvtxNameClCommandQueueW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(command_queue: nvtx_cl_command_queue, name: *const wchar_t),
+>;
+pub type nvtxNameClMemObjectA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(memobj: nvtx_cl_mem, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameClMemObjectW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(memobj: nvtx_cl_mem, name: *const wchar_t),
+>;
+pub type nvtxNameClSamplerA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(sampler: nvtx_cl_sampler, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameClSamplerW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(sampler: nvtx_cl_sampler, name: *const wchar_t),
+>;
+pub type nvtxNameClProgramA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(program: nvtx_cl_program, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameClProgramW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(program: nvtx_cl_program, name: *const wchar_t),
+>;
+pub type nvtxNameClEventA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(evnt: nvtx_cl_event, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameClEventW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(evnt: nvtx_cl_event, name: *const wchar_t),
+>;
+pub type nvtxNameCudaDeviceA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        device: ::std::os::raw::c_int,
+        name: *const ::std::os::raw::c_char,
+    ),
+>;
+pub type nvtxNameCudaDeviceW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(device: ::std::os::raw::c_int, name: *const wchar_t),
+>;
+pub type nvtxNameCudaStreamA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(stream: nvtx_cudaStream_t, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCudaStreamW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(stream: nvtx_cudaStream_t, name: *const wchar_t),
+>;
+pub type nvtxNameCudaEventA_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(event: nvtx_cudaEvent_t, name: *const ::std::os::raw::c_char),
+>;
+pub type nvtxNameCudaEventW_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(event: nvtx_cudaEvent_t, name: *const wchar_t),
+>;
+pub type nvtxDomainMarkEx_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        eventAttrib: *const nvtxEventAttributes_t,
+    ),
+>;
+pub type nvtxDomainRangeStartEx_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        eventAttrib: *const nvtxEventAttributes_t,
+    ) -> nvtxRangeId_t,
+>;
+pub type nvtxDomainRangeEnd_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(domain: nvtxDomainHandle_t, id: nvtxRangeId_t),
+>;
+pub type nvtxDomainRangePushEx_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        eventAttrib: *const nvtxEventAttributes_t,
+    ) -> ::std::os::raw::c_int,
+>;
+pub type nvtxDomainRangePop_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(domain: nvtxDomainHandle_t) -> ::std::os::raw::c_int,
+>;
+pub type nvtxDomainResourceCreate_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        attribs: *mut nvtxResourceAttributes_t,
+    ) -> nvtxResourceHandle_t,
+>;
+pub type nvtxDomainResourceDestroy_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(resource: nvtxResourceHandle_t),
+>;
+pub type nvtxDomainNameCategoryA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        category: u32,
+        name: *const ::std::os::raw::c_char,
+    ),
+>;
+pub type nvtxDomainNameCategoryW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(domain: nvtxDomainHandle_t, category: u32, name: *const wchar_t),
+>;
+pub type nvtxDomainRegisterStringA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        string: *const ::std::os::raw::c_char,
+    ) -> nvtxStringHandle_t,
+>;
+pub type nvtxDomainRegisterStringW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        string: *const wchar_t,
+    ) -> nvtxStringHandle_t,
+>;
+pub type nvtxDomainCreateA_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const ::std::os::raw::c_char) -> nvtxDomainHandle_t,
+>;
+pub type nvtxDomainCreateW_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(message: *const wchar_t) -> nvtxDomainHandle_t,
+>;
+pub type nvtxDomainDestroy_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(domain: nvtxDomainHandle_t),
+>;
+pub type nvtxInitialize_impl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(reserved: *const ::std::os::raw::c_void),
+>;
+pub type nvtxDomainSyncUserCreate_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(
+        domain: nvtxDomainHandle_t,
+        attribs: *const nvtx_nvtxSyncUserAttributes_t,
+    ) -> nvtx_nvtxSyncUser_t,
+>;
+pub type nvtxDomainSyncUserDestroy_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(handle: nvtx_nvtxSyncUser_t),
+>;
+pub type nvtxDomainSyncUserAcquireStart_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(handle: nvtx_nvtxSyncUser_t),
+>;
+pub type nvtxDomainSyncUserAcquireFailed_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(handle: nvtx_nvtxSyncUser_t),
+>;
+pub type nvtxDomainSyncUserAcquireSuccess_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(handle: nvtx_nvtxSyncUser_t),
+>;
+pub type nvtxDomainSyncUserReleasing_fakeimpl_fntype = ::std::option::Option<
+    unsafe extern "C" fn(handle: nvtx_nvtxSyncUser_t),
+>;
+pub type NvtxGetExportTableFunc_t = ::std::option::Option<
+    unsafe extern "C" fn(exportTableId: u32) -> *const ::std::os::raw::c_void,
+>;
+pub type NvtxInitializeInjectionNvtxFunc_t = ::std::option::Option<
+    unsafe extern "C" fn(exportTable: NvtxGetExportTableFunc_t) -> ::std::os::raw::c_int,
+>;
+pub type NvtxFunctionPointer = ::std::option::Option<unsafe extern "C" fn()>;
+pub type NvtxFunctionTable = *mut *mut NvtxFunctionPointer;
+#[repr(C)]
+#[derive(Debug, Default, Copy, Clone)]
+pub struct NvtxExportTableCallbacks {
+    pub struct_size: usize,
+    pub GetModuleFunctionTable: ::std::option::Option<
+        unsafe extern "C" fn(
+            callback_module: NvtxCallbackModule,
+            out_table: *mut NvtxFunctionTable,
+            out_size: *mut ::std::os::raw::c_uint,
+        ) -> ::std::os::raw::c_int,
+    >,
+}
+#[repr(C)]
+#[derive(Debug, Default, Copy, Clone)]
+pub struct NvtxExportTableVersionInfo {
+    pub struct_size: usize,
+    pub version: u32,
+    pub reserved0: u32,
+    pub SetInjectionNvtxVersion: ::std::option::Option<
+        unsafe extern "C" fn(version: u32),
+    >,
+}
 impl nvtxColorType_t {
     pub const NVTX_COLOR_UNKNOWN: nvtxColorType_t = nvtxColorType_t(0);
     pub const NVTX_COLOR_ARGB: nvtxColorType_t = nvtxColorType_t(1);
@@ -193,6 +465,183 @@ pub struct nvtxResourceGenericType_t(pub ::core::ffi::c_uint);
 impl ::core::fmt::Debug for nvtxResourceGenericType_t {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         ::cushim_runtime::private::fmt_enum(f, "nvtxResourceGenericType_t", self.0, &[(0, "NVTX_RESOURCE_TYPE_UNKNOWN"), (65537, "NVTX_RESOURCE_TYPE_GENERIC_POINTER"), (65538, "NVTX_RESOURCE_TYPE_GENERIC_HANDLE"), (65539, "NVTX_RESOURCE_TYPE_GENERIC_THREAD_NATIVE"), (65540, "NVTX_RESOURCE_TYPE_GENERIC_THREAD_POSIX")], false)
+    }
+}
+impl NvtxCallbackModule {
+    pub const NVTX_CB_MODULE_INVALID: NvtxCallbackModule = NvtxCallbackModule(0);
+    pub const NVTX_CB_MODULE_CORE: NvtxCallbackModule = NvtxCallbackModule(1);
+    pub const NVTX_CB_MODULE_CUDA: NvtxCallbackModule = NvtxCallbackModule(2);
+    pub const NVTX_CB_MODULE_OPENCL: NvtxCallbackModule = NvtxCallbackModule(3);
+    pub const NVTX_CB_MODULE_CUDART: NvtxCallbackModule = NvtxCallbackModule(4);
+    pub const NVTX_CB_MODULE_CORE2: NvtxCallbackModule = NvtxCallbackModule(5);
+    pub const NVTX_CB_MODULE_SYNC: NvtxCallbackModule = NvtxCallbackModule(6);
+    pub const NVTX_CB_MODULE_SIZE: NvtxCallbackModule = NvtxCallbackModule(7);
+    pub const NVTX_CB_MODULE_FORCE_INT: NvtxCallbackModule = NvtxCallbackModule(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackModule(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackModule {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackModule", self.0, &[(0, "NVTX_CB_MODULE_INVALID"), (1, "NVTX_CB_MODULE_CORE"), (2, "NVTX_CB_MODULE_CUDA"), (3, "NVTX_CB_MODULE_OPENCL"), (4, "NVTX_CB_MODULE_CUDART"), (5, "NVTX_CB_MODULE_CORE2"), (6, "NVTX_CB_MODULE_SYNC"), (7, "NVTX_CB_MODULE_SIZE"), (2147483647, "NVTX_CB_MODULE_FORCE_INT")], false)
+    }
+}
+impl NvtxCallbackIdCore {
+    pub const NVTX_CBID_CORE_INVALID: NvtxCallbackIdCore = NvtxCallbackIdCore(0);
+    pub const NVTX_CBID_CORE_MarkEx: NvtxCallbackIdCore = NvtxCallbackIdCore(1);
+    pub const NVTX_CBID_CORE_MarkA: NvtxCallbackIdCore = NvtxCallbackIdCore(2);
+    pub const NVTX_CBID_CORE_MarkW: NvtxCallbackIdCore = NvtxCallbackIdCore(3);
+    pub const NVTX_CBID_CORE_RangeStartEx: NvtxCallbackIdCore = NvtxCallbackIdCore(4);
+    pub const NVTX_CBID_CORE_RangeStartA: NvtxCallbackIdCore = NvtxCallbackIdCore(5);
+    pub const NVTX_CBID_CORE_RangeStartW: NvtxCallbackIdCore = NvtxCallbackIdCore(6);
+    pub const NVTX_CBID_CORE_RangeEnd: NvtxCallbackIdCore = NvtxCallbackIdCore(7);
+    pub const NVTX_CBID_CORE_RangePushEx: NvtxCallbackIdCore = NvtxCallbackIdCore(8);
+    pub const NVTX_CBID_CORE_RangePushA: NvtxCallbackIdCore = NvtxCallbackIdCore(9);
+    pub const NVTX_CBID_CORE_RangePushW: NvtxCallbackIdCore = NvtxCallbackIdCore(10);
+    pub const NVTX_CBID_CORE_RangePop: NvtxCallbackIdCore = NvtxCallbackIdCore(11);
+    pub const NVTX_CBID_CORE_NameCategoryA: NvtxCallbackIdCore = NvtxCallbackIdCore(12);
+    pub const NVTX_CBID_CORE_NameCategoryW: NvtxCallbackIdCore = NvtxCallbackIdCore(13);
+    pub const NVTX_CBID_CORE_NameOsThreadA: NvtxCallbackIdCore = NvtxCallbackIdCore(14);
+    pub const NVTX_CBID_CORE_NameOsThreadW: NvtxCallbackIdCore = NvtxCallbackIdCore(15);
+    pub const NVTX_CBID_CORE_SIZE: NvtxCallbackIdCore = NvtxCallbackIdCore(16);
+    pub const NVTX_CBID_CORE_FORCE_INT: NvtxCallbackIdCore = NvtxCallbackIdCore(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackIdCore(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackIdCore {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackIdCore", self.0, &[(0, "NVTX_CBID_CORE_INVALID"), (1, "NVTX_CBID_CORE_MarkEx"), (2, "NVTX_CBID_CORE_MarkA"), (3, "NVTX_CBID_CORE_MarkW"), (4, "NVTX_CBID_CORE_RangeStartEx"), (5, "NVTX_CBID_CORE_RangeStartA"), (6, "NVTX_CBID_CORE_RangeStartW"), (7, "NVTX_CBID_CORE_RangeEnd"), (8, "NVTX_CBID_CORE_RangePushEx"), (9, "NVTX_CBID_CORE_RangePushA"), (10, "NVTX_CBID_CORE_RangePushW"), (11, "NVTX_CBID_CORE_RangePop"), (12, "NVTX_CBID_CORE_NameCategoryA"), (13, "NVTX_CBID_CORE_NameCategoryW"), (14, "NVTX_CBID_CORE_NameOsThreadA"), (15, "NVTX_CBID_CORE_NameOsThreadW"), (16, "NVTX_CBID_CORE_SIZE"), (2147483647, "NVTX_CBID_CORE_FORCE_INT")], false)
+    }
+}
+impl NvtxCallbackIdCore2 {
+    pub const NVTX_CBID_CORE2_INVALID: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(0);
+    pub const NVTX_CBID_CORE2_DomainMarkEx: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(1);
+    pub const NVTX_CBID_CORE2_DomainRangeStartEx: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(2);
+    pub const NVTX_CBID_CORE2_DomainRangeEnd: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(3);
+    pub const NVTX_CBID_CORE2_DomainRangePushEx: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(4);
+    pub const NVTX_CBID_CORE2_DomainRangePop: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(5);
+    pub const NVTX_CBID_CORE2_DomainResourceCreate: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(6);
+    pub const NVTX_CBID_CORE2_DomainResourceDestroy: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(7);
+    pub const NVTX_CBID_CORE2_DomainNameCategoryA: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(8);
+    pub const NVTX_CBID_CORE2_DomainNameCategoryW: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(9);
+    pub const NVTX_CBID_CORE2_DomainRegisterStringA: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(10);
+    pub const NVTX_CBID_CORE2_DomainRegisterStringW: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(11);
+    pub const NVTX_CBID_CORE2_DomainCreateA: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(12);
+    pub const NVTX_CBID_CORE2_DomainCreateW: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(13);
+    pub const NVTX_CBID_CORE2_DomainDestroy: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(14);
+    pub const NVTX_CBID_CORE2_Initialize: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(15);
+    pub const NVTX_CBID_CORE2_SIZE: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(16);
+    pub const NVTX_CBID_CORE2_FORCE_INT: NvtxCallbackIdCore2 = NvtxCallbackIdCore2(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackIdCore2(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackIdCore2 {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackIdCore2", self.0, &[(0, "NVTX_CBID_CORE2_INVALID"), (1, "NVTX_CBID_CORE2_DomainMarkEx"), (2, "NVTX_CBID_CORE2_DomainRangeStartEx"), (3, "NVTX_CBID_CORE2_DomainRangeEnd"), (4, "NVTX_CBID_CORE2_DomainRangePushEx"), (5, "NVTX_CBID_CORE2_DomainRangePop"), (6, "NVTX_CBID_CORE2_DomainResourceCreate"), (7, "NVTX_CBID_CORE2_DomainResourceDestroy"), (8, "NVTX_CBID_CORE2_DomainNameCategoryA"), (9, "NVTX_CBID_CORE2_DomainNameCategoryW"), (10, "NVTX_CBID_CORE2_DomainRegisterStringA"), (11, "NVTX_CBID_CORE2_DomainRegisterStringW"), (12, "NVTX_CBID_CORE2_DomainCreateA"), (13, "NVTX_CBID_CORE2_DomainCreateW"), (14, "NVTX_CBID_CORE2_DomainDestroy"), (15, "NVTX_CBID_CORE2_Initialize"), (16, "NVTX_CBID_CORE2_SIZE"), (2147483647, "NVTX_CBID_CORE2_FORCE_INT")], false)
+    }
+}
+impl NvtxCallbackIdCuda {
+    pub const NVTX_CBID_CUDA_INVALID: NvtxCallbackIdCuda = NvtxCallbackIdCuda(0);
+    pub const NVTX_CBID_CUDA_NameCuDeviceA: NvtxCallbackIdCuda = NvtxCallbackIdCuda(1);
+    pub const NVTX_CBID_CUDA_NameCuDeviceW: NvtxCallbackIdCuda = NvtxCallbackIdCuda(2);
+    pub const NVTX_CBID_CUDA_NameCuContextA: NvtxCallbackIdCuda = NvtxCallbackIdCuda(3);
+    pub const NVTX_CBID_CUDA_NameCuContextW: NvtxCallbackIdCuda = NvtxCallbackIdCuda(4);
+    pub const NVTX_CBID_CUDA_NameCuStreamA: NvtxCallbackIdCuda = NvtxCallbackIdCuda(5);
+    pub const NVTX_CBID_CUDA_NameCuStreamW: NvtxCallbackIdCuda = NvtxCallbackIdCuda(6);
+    pub const NVTX_CBID_CUDA_NameCuEventA: NvtxCallbackIdCuda = NvtxCallbackIdCuda(7);
+    pub const NVTX_CBID_CUDA_NameCuEventW: NvtxCallbackIdCuda = NvtxCallbackIdCuda(8);
+    pub const NVTX_CBID_CUDA_SIZE: NvtxCallbackIdCuda = NvtxCallbackIdCuda(9);
+    pub const NVTX_CBID_CUDA_FORCE_INT: NvtxCallbackIdCuda = NvtxCallbackIdCuda(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackIdCuda(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackIdCuda {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackIdCuda", self.0, &[(0, "NVTX_CBID_CUDA_INVALID"), (1, "NVTX_CBID_CUDA_NameCuDeviceA"), (2, "NVTX_CBID_CUDA_NameCuDeviceW"), (3, "NVTX_CBID_CUDA_NameCuContextA"), (4, "NVTX_CBID_CUDA_NameCuContextW"), (5, "NVTX_CBID_CUDA_NameCuStreamA"), (6, "NVTX_CBID_CUDA_NameCuStreamW"), (7, "NVTX_CBID_CUDA_NameCuEventA"), (8, "NVTX_CBID_CUDA_NameCuEventW"), (9, "NVTX_CBID_CUDA_SIZE"), (2147483647, "NVTX_CBID_CUDA_FORCE_INT")], false)
+    }
+}
+impl NvtxCallbackIdCudaRt {
+    pub const NVTX_CBID_CUDART_INVALID: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(0);
+    pub const NVTX_CBID_CUDART_NameCudaDeviceA: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(1);
+    pub const NVTX_CBID_CUDART_NameCudaDeviceW: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(2);
+    pub const NVTX_CBID_CUDART_NameCudaStreamA: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(3);
+    pub const NVTX_CBID_CUDART_NameCudaStreamW: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(4);
+    pub const NVTX_CBID_CUDART_NameCudaEventA: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(5);
+    pub const NVTX_CBID_CUDART_NameCudaEventW: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(6);
+    pub const NVTX_CBID_CUDART_SIZE: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(7);
+    pub const NVTX_CBID_CUDART_FORCE_INT: NvtxCallbackIdCudaRt = NvtxCallbackIdCudaRt(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackIdCudaRt(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackIdCudaRt {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackIdCudaRt", self.0, &[(0, "NVTX_CBID_CUDART_INVALID"), (1, "NVTX_CBID_CUDART_NameCudaDeviceA"), (2, "NVTX_CBID_CUDART_NameCudaDeviceW"), (3, "NVTX_CBID_CUDART_NameCudaStreamA"), (4, "NVTX_CBID_CUDART_NameCudaStreamW"), (5, "NVTX_CBID_CUDART_NameCudaEventA"), (6, "NVTX_CBID_CUDART_NameCudaEventW"), (7, "NVTX_CBID_CUDART_SIZE"), (2147483647, "NVTX_CBID_CUDART_FORCE_INT")], false)
+    }
+}
+impl NvtxCallbackIdOpenCL {
+    pub const NVTX_CBID_OPENCL_INVALID: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(0);
+    pub const NVTX_CBID_OPENCL_NameClDeviceA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(1);
+    pub const NVTX_CBID_OPENCL_NameClDeviceW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(2);
+    pub const NVTX_CBID_OPENCL_NameClContextA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(3);
+    pub const NVTX_CBID_OPENCL_NameClContextW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(4);
+    pub const NVTX_CBID_OPENCL_NameClCommandQueueA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(5);
+    pub const NVTX_CBID_OPENCL_NameClCommandQueueW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(6);
+    pub const NVTX_CBID_OPENCL_NameClMemObjectA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(7);
+    pub const NVTX_CBID_OPENCL_NameClMemObjectW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(8);
+    pub const NVTX_CBID_OPENCL_NameClSamplerA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(9);
+    pub const NVTX_CBID_OPENCL_NameClSamplerW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(10);
+    pub const NVTX_CBID_OPENCL_NameClProgramA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(11);
+    pub const NVTX_CBID_OPENCL_NameClProgramW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(12);
+    pub const NVTX_CBID_OPENCL_NameClEventA: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(13);
+    pub const NVTX_CBID_OPENCL_NameClEventW: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(14);
+    pub const NVTX_CBID_OPENCL_SIZE: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(15);
+    pub const NVTX_CBID_OPENCL_FORCE_INT: NvtxCallbackIdOpenCL = NvtxCallbackIdOpenCL(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackIdOpenCL(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackIdOpenCL {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackIdOpenCL", self.0, &[(0, "NVTX_CBID_OPENCL_INVALID"), (1, "NVTX_CBID_OPENCL_NameClDeviceA"), (2, "NVTX_CBID_OPENCL_NameClDeviceW"), (3, "NVTX_CBID_OPENCL_NameClContextA"), (4, "NVTX_CBID_OPENCL_NameClContextW"), (5, "NVTX_CBID_OPENCL_NameClCommandQueueA"), (6, "NVTX_CBID_OPENCL_NameClCommandQueueW"), (7, "NVTX_CBID_OPENCL_NameClMemObjectA"), (8, "NVTX_CBID_OPENCL_NameClMemObjectW"), (9, "NVTX_CBID_OPENCL_NameClSamplerA"), (10, "NVTX_CBID_OPENCL_NameClSamplerW"), (11, "NVTX_CBID_OPENCL_NameClProgramA"), (12, "NVTX_CBID_OPENCL_NameClProgramW"), (13, "NVTX_CBID_OPENCL_NameClEventA"), (14, "NVTX_CBID_OPENCL_NameClEventW"), (15, "NVTX_CBID_OPENCL_SIZE"), (2147483647, "NVTX_CBID_OPENCL_FORCE_INT")], false)
+    }
+}
+impl NvtxCallbackIdSync {
+    pub const NVTX_CBID_SYNC_INVALID: NvtxCallbackIdSync = NvtxCallbackIdSync(0);
+    pub const NVTX_CBID_SYNC_DomainSyncUserCreate: NvtxCallbackIdSync = NvtxCallbackIdSync(1);
+    pub const NVTX_CBID_SYNC_DomainSyncUserDestroy: NvtxCallbackIdSync = NvtxCallbackIdSync(2);
+    pub const NVTX_CBID_SYNC_DomainSyncUserAcquireStart: NvtxCallbackIdSync = NvtxCallbackIdSync(3);
+    pub const NVTX_CBID_SYNC_DomainSyncUserAcquireFailed: NvtxCallbackIdSync = NvtxCallbackIdSync(4);
+    pub const NVTX_CBID_SYNC_DomainSyncUserAcquireSuccess: NvtxCallbackIdSync = NvtxCallbackIdSync(5);
+    pub const NVTX_CBID_SYNC_DomainSyncUserReleasing: NvtxCallbackIdSync = NvtxCallbackIdSync(6);
+    pub const NVTX_CBID_SYNC_SIZE: NvtxCallbackIdSync = NvtxCallbackIdSync(7);
+    pub const NVTX_CBID_SYNC_FORCE_INT: NvtxCallbackIdSync = NvtxCallbackIdSync(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxCallbackIdSync(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxCallbackIdSync {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxCallbackIdSync", self.0, &[(0, "NVTX_CBID_SYNC_INVALID"), (1, "NVTX_CBID_SYNC_DomainSyncUserCreate"), (2, "NVTX_CBID_SYNC_DomainSyncUserDestroy"), (3, "NVTX_CBID_SYNC_DomainSyncUserAcquireStart"), (4, "NVTX_CBID_SYNC_DomainSyncUserAcquireFailed"), (5, "NVTX_CBID_SYNC_DomainSyncUserAcquireSuccess"), (6, "NVTX_CBID_SYNC_DomainSyncUserReleasing"), (7, "NVTX_CBID_SYNC_SIZE"), (2147483647, "NVTX_CBID_SYNC_FORCE_INT")], false)
+    }
+}
+impl NvtxExportTableID {
+    pub const NVTX_ETID_INVALID: NvtxExportTableID = NvtxExportTableID(0);
+    pub const NVTX_ETID_CALLBACKS: NvtxExportTableID = NvtxExportTableID(1);
+    pub const NVTX_ETID_RESERVED0: NvtxExportTableID = NvtxExportTableID(2);
+    pub const NVTX_ETID_VERSIONINFO: NvtxExportTableID = NvtxExportTableID(3);
+    pub const NVTX_ETID_SIZE: NvtxExportTableID = NvtxExportTableID(4);
+    pub const NVTX_ETID_FORCE_INT: NvtxExportTableID = NvtxExportTableID(2147483647);
+}
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct NvtxExportTableID(pub ::core::ffi::c_uint);
+impl ::core::fmt::Debug for NvtxExportTableID {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        ::cushim_runtime::private::fmt_enum(f, "NvtxExportTableID", self.0, &[(0, "NVTX_ETID_INVALID"), (1, "NVTX_ETID_CALLBACKS"), (2, "NVTX_ETID_RESERVED0"), (3, "NVTX_ETID_VERSIONINFO"), (4, "NVTX_ETID_SIZE"), (2147483647, "NVTX_ETID_FORCE_INT")], false)
     }
 }
 }

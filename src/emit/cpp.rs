@@ -586,16 +586,36 @@ pub fn emit(
     }
     let api_name = format!("cushim_{}", identifier(stem));
     let shim_header = format!("{stem}_shim.h");
+    // The listed headers in their order, with what they need; then those
+    // found by name (CUPTI's `cupti_pcsampling.h`), sorted, which the pair
+    // includes without the stand-ins' projects (only their parse needs them).
+    // A function's header is a file name; a listed one may have a directory
+    // (NVTX's `nvtx3/nvToolsExt.h`).
+    let file_name = |h: &'static str| h.rsplit(['/', '\\']).next().unwrap_or(h);
+    let mut found: Vec<&str> = api
+        .functions
+        .iter()
+        .map(|f| f.header())
+        .filter(|h| {
+            !std::iter::once(api_header)
+                .chain(api.library.headers.iter().map(|l| file_name(l.name)))
+                .any(|l| l == *h)
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
     let optional: Vec<Optional> = api
         .library
         .headers
         .iter()
         .filter(|h| h.name != api_header)
         .filter(|h| api.functions.iter().any(|f| f.header() == h.name))
-        .map(|h| Optional {
-            header: h.name.to_string(),
-            needs: h.needs.iter().map(ToString::to_string).collect(),
-            flag: format!("CUSHIM_HAS_{}", identifier(h.name).to_ascii_uppercase()),
+        .map(|h| (h.name, h.needs))
+        .chain(found.into_iter().map(|h| (h, &[][..])))
+        .map(|(name, needs)| Optional {
+            header: name.to_string(),
+            needs: needs.iter().map(ToString::to_string).collect(),
+            flag: format!("CUSHIM_HAS_{}", identifier(name).to_ascii_uppercase()),
         })
         .collect();
 

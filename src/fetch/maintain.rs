@@ -72,13 +72,29 @@ fn hash_table(libraries: &[&'static Library], kept: Vec<PinnedFile>) -> Result<S
                 let optional = super::optional_entry_files(library);
                 let mut wanted = super::entry_files(library);
                 wanted.extend(optional.iter().copied());
+                let sharing: Vec<&Library> = crate::library::sharing_pins(library).collect();
+                // The headers found by name, from the libraries' own wheels
+                // only: those that give a header they list.
+                let globbed = |h: &str| sharing.iter().any(|l| l.parse.globbed.matches(h));
+                let listed = |h: &str| {
+                    sharing.iter().any(|l| {
+                        l.header_files()
+                            .into_iter()
+                            .chain(l.optional_files())
+                            .any(|n| n == h)
+                    })
+                };
                 for wheel in &pin.wheels {
                     if wanted.iter().all(|h| optional.contains(h)) {
                         break;
                     }
                     let dir = staging.join(wheel.spec());
-                    let got = wheel::whole(&Pip::PINNED, library.pins, wheel, &dir, &wanted)?;
+                    let mut got =
+                        wheel::whole(&Pip::PINNED, library.pins, wheel, &dir, &wanted, &globbed)?;
                     let _ = fs::remove_dir_all(&dir);
+                    if !got.taken.iter().any(|t| listed(&t.header)) {
+                        got.taken.retain(|t| wanted.contains(&t.header.as_str()));
+                    }
                     crate::diag::note!(
                         "cushim: {} (CUDA {}, {}): {} of {} header(s), whole wheel {} ({} bytes)",
                         wheel.spec(),
@@ -186,7 +202,7 @@ pub fn measure(
                 )))
             }
         };
-        let listed = |taken: &[wheel::Taken<'_>]| -> Vec<(String, String)> {
+        let listed = |taken: &[wheel::Taken]| -> Vec<(String, String)> {
             taken
                 .iter()
                 .map(|t| {
@@ -213,6 +229,7 @@ pub fn measure(
                     &pinned,
                     &staging.join("whole"),
                     &wanted,
+                    &wheel::none,
                 )?;
                 Some(listed(&all.taken))
             }

@@ -214,6 +214,93 @@ pub(super) fn optional_entry_files(library: &Library) -> Vec<&'static str> {
     files
 }
 
+/// The header a table line records: its path below the wheel's `include`.
+/// Example: `cupti.h` of `nvidia/cu13/include/cupti.h`.
+fn header_of(path: &str) -> Option<&str> {
+    path.rsplit_once("/include/").map(|(_, h)| h)
+}
+
+/// Each header the table records for `pin`'s wheels, with the index of the
+/// wheel it comes from: the first of the pin's wheels that has it, as a
+/// fetch takes it.
+fn provenance<'t>(pin: &Pin, hashes: &'t HeaderHashes) -> Vec<(&'t str, usize)> {
+    let mut out: Vec<(&str, usize)> = Vec::new();
+    for (i, wheel) in pin.wheels.iter().enumerate() {
+        for f in hashes.of(wheel) {
+            if let Some(h) = header_of(&f.path) {
+                if !out.iter().any(|(o, _)| *o == h) {
+                    out.push((h, i));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The wheels of `pin` that are `libraries`' own: those that give one of
+/// the headers they list.
+fn own_wheels(libraries: &[&Library], pin: &Pin, hashes: &HeaderHashes) -> Vec<usize> {
+    let listed = |h: &str| {
+        libraries.iter().any(|l| {
+            l.header_files()
+                .into_iter()
+                .chain(l.optional_files())
+                .any(|n| n == h)
+        })
+    };
+    let mut own: Vec<usize> = provenance(pin, hashes)
+        .into_iter()
+        .filter(|(h, _)| listed(h))
+        .map(|(_, i)| i)
+        .collect();
+    own.sort_unstable();
+    own.dedup();
+    own
+}
+
+/// The headers of a cache entry of `library`'s pins that are found by name
+/// ([`crate::library::Globbed`]): what the table records for the entry's own
+/// wheels that a pattern of a library sharing the pins matches.
+fn globbed_files(library: &Library, pin: &Pin, hashes: &HeaderHashes) -> Vec<String> {
+    let mut sharing: Vec<&Library> = vec![library];
+    for l in crate::library::sharing_pins(library) {
+        if l.name != library.name {
+            sharing.push(l);
+        }
+    }
+    if sharing.iter().all(|l| l.parse.globbed.patterns.is_empty()) {
+        return Vec::new();
+    }
+    let own = own_wheels(&sharing, pin, hashes);
+    provenance(pin, hashes)
+        .into_iter()
+        .filter(|(h, i)| own.contains(i) && sharing.iter().any(|l| l.parse.globbed.matches(h)))
+        .map(|(h, _)| h.to_string())
+        .collect()
+}
+
+/// The files of `library`'s cache entry for `pin` that come from its own
+/// wheels (those that give one of the headers it lists), by the header
+/// table's record of each wheel, as a fetch takes them: the headers whose
+/// every type and constant its module binds ([`crate::parse::Input::own`]).
+/// Example: for cudart, `driver_types.h` (the runtime's wheel), not
+/// `crt/host_defines.h` (the crt wheel's); for cuBLAS, not `driver_types.h`.
+pub fn own_files(library: &Library, pin: &Pin) -> Result<Vec<String>, Error> {
+    let hashes = HeaderHashes::shipped()?;
+    let own = own_wheels(&[library], pin, &hashes);
+    let mut entry: Vec<String> = entry_files(library)
+        .into_iter()
+        .chain(optional_entry_files(library))
+        .map(str::to_string)
+        .collect();
+    entry.extend(globbed_files(library, pin, &hashes));
+    Ok(provenance(pin, &hashes)
+        .into_iter()
+        .filter(|(h, i)| own.contains(i) && entry.iter().any(|e| e == h))
+        .map(|(h, _)| h.to_string())
+        .collect())
+}
+
 fn include_dir_of(cache: &Path, library: &Library, pin: &Pin) -> Result<PathBuf, Error> {
     include_dir_from(cache, library, pin, &Pip::PINNED, &HeaderHashes::shipped()?)
 }
@@ -290,6 +377,23 @@ fn verify(library: &Library, pin: &Pin, root: &Path) -> Result<(), Option<String
             .lines()
             .find_map(|l| l.strip_suffix(header)?.strip_suffix("  "))
             .ok_or_else(|| Some(format!("`{header}` is not in {MANIFEST}")))?;
+        let sha256 = file_sha256(&path).map_err(|e| Some(e.to_string()))?;
+        if sha256 != recorded {
+            return Err(Some(format!("`{header}` changed since it was extracted")));
+        }
+    }
+    // The headers found by name that the table records for the release's
+    // wheels: each must have been extracted.
+    let hashes = HeaderHashes::shipped().map_err(|e| Some(e.to_string()))?;
+    for header in globbed_files(library, pin, &hashes) {
+        let path = include.join(&header);
+        if !kind(&path).is_ok_and(|t| t.is_file()) {
+            return Err(None);
+        }
+        let recorded = manifest
+            .lines()
+            .find_map(|l| l.strip_suffix(header.as_str())?.strip_suffix("  "))
+            .ok_or(None)?;
         let sha256 = file_sha256(&path).map_err(|e| Some(e.to_string()))?;
         if sha256 != recorded {
             return Err(Some(format!("`{header}` changed since it was extracted")));
@@ -435,10 +539,12 @@ fn fetch_into(
     let include = staging.join("include");
     fs::create_dir_all(&include).map_err(|e| io_error("cannot create", &include, e))?;
     let optional = optional_entry_files(library);
-    let mut wanted = entry_files(library);
+    let globbed = globbed_files(library, pin, hashes);
+    let mut wanted: Vec<&str> = entry_files(library);
     wanted.extend(optional.iter().copied());
+    wanted.extend(globbed.iter().map(String::as_str));
     let mut manifest = String::new();
-    let mut taken_all = Vec::new();
+    let mut taken_all: Vec<String> = Vec::new();
     let mut costs = Vec::new();
     for (n, wheel) in pin.wheels.iter().enumerate() {
         if wanted.is_empty() {
@@ -453,7 +559,7 @@ fn fetch_into(
         let got = fetch_wheel(library, wheel, &dir, &wanted, source, hashes)?;
         let _ = fs::remove_dir_all(&dir);
         for t in got.taken {
-            let dest = include.join(t.header);
+            let dest = include.join(&t.header);
             if let Some(parent) = dest.parent() {
                 fs::create_dir_all(parent).map_err(|e| io_error("cannot create", parent, e))?;
             }
@@ -502,10 +608,10 @@ fn fetch_wheel(
     library: &Library,
     wheel: &Wheel,
     dir: &Path,
-    wanted: &[&'static str],
+    wanted: &[&str],
     source: &dyn Source,
     hashes: &HeaderHashes,
-) -> Result<Got<'static>, Error> {
+) -> Result<Got, Error> {
     let spec = wheel.spec();
     let pinned = hashes.of(wheel);
     if pinned.is_empty() {
@@ -524,7 +630,7 @@ fn fetch_wheel(
         }
         let _ = fs::remove_dir_all(dir);
     }
-    wheel::whole(source, library.pins, wheel, dir, wanted)
+    wheel::whole(source, library.pins, wheel, dir, wanted, &wheel::none)
 }
 
 /// A byte count for people: `812 B`, `412 KB`, `58.2 MB` (powers of 1000).
@@ -540,8 +646,9 @@ fn amount(bytes: u64) -> String {
 /// located the wheels included. Example: `fetched nvrtc.h of CUDA 13.5
 /// (nvrtc): 1 header, 38 KB moved (ranged, 10 KB of it to locate them; the
 /// whole wheel is 58.2 MB)`.
-fn summary(library: &Library, pin: &Pin, headers: &[&str], costs: &[Moved]) -> String {
-    let what = match headers {
+fn summary<S: AsRef<str>>(library: &Library, pin: &Pin, headers: &[S], costs: &[Moved]) -> String {
+    let headers: Vec<&str> = headers.iter().map(AsRef::as_ref).collect();
+    let what = match headers.as_slice() {
         [] => "no header".to_string(),
         [one] => (*one).to_string(),
         [a, b] => format!("{a} and {b}"),
@@ -719,5 +826,61 @@ mod tests {
             .unwrap_or(0);
         assert_eq!(leftovers, 0, "no staging directory is left behind");
         let _ = fs::remove_dir_all(&cache);
+    }
+}
+
+#[cfg(test)]
+mod provenance_tests {
+    use super::*;
+    use crate::library::{Globbed, Header, ParseSettings};
+
+    const SHA: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    /// A library listing `lib.h`, finding `lib_*.h` by name, pinned to a
+    /// wheel of its own and another's that both ship `lib_extra.h` and
+    /// `shared.h`.
+    #[test]
+    fn own_files_are_those_of_the_wheels_that_give_a_listed_header() {
+        static HEADERS: [Header; 1] = [Header {
+            name: "lib.h",
+            typedefs: None,
+            needs: &[],
+            optional: false,
+        }];
+        let library = Library {
+            name: "own-test",
+            pins: "own-test-pins",
+            headers: &HEADERS,
+            parse_files: &[&["shared.h", "foreign.h"]],
+            parse: ParseSettings {
+                globbed: Globbed {
+                    patterns: &["lib_*.h"],
+                    except: &[("lib_skip.h", "left out")],
+                    needs: &[],
+                },
+                ..ParseSettings::PLAIN
+            },
+            ..*crate::library::LIBRARIES[0]
+        };
+        let wheel = |name: &str| crate::pins::Wheel {
+            name: name.into(),
+            version: "1.0".into(),
+            sha256: String::new(),
+        };
+        let pin = Pin {
+            cuda: "13.0".parse().unwrap(),
+            wheels: vec![wheel("own"), wheel("other")],
+        };
+        let table = format!(
+            "own 1.0 p/include/lib.h {SHA}\nown 1.0 p/include/lib_extra.h {SHA}\nown 1.0 p/include/lib_skip.h {SHA}\nown 1.0 p/include/shared.h {SHA}\nother 1.0 q/include/shared.h {SHA}\nother 1.0 q/include/foreign.h {SHA}\nother 1.0 q/include/lib_other.h {SHA}\n"
+        );
+        let hashes = HeaderHashes::parse(&table, "t.txt").unwrap();
+        assert_eq!(own_wheels(&[&library], &pin, &hashes), [0]);
+        // Found by name in the own wheel only, less the exception.
+        assert_eq!(globbed_files(&library, &pin, &hashes), ["lib_extra.h"]);
+        // `shared.h` comes from the first wheel that has it, the own one.
+        let from: Vec<(&str, usize)> = provenance(&pin, &hashes);
+        assert!(from.contains(&("shared.h", 0)), "{from:?}");
+        assert!(from.contains(&("foreign.h", 1)), "{from:?}");
     }
 }

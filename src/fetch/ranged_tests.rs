@@ -409,7 +409,7 @@ fn the_shipped_table_pins_every_header_of_every_pinned_release() {
             let mut wanted = library.header_files();
             for wheel in &pin.wheels {
                 let names: Vec<String> = table.of(wheel).iter().map(|f| f.path.clone()).collect();
-                for (header, _) in super::wheel::choose(&names, &wanted) {
+                for (header, _) in super::wheel::choose(&names, &wanted, &super::wheel::none) {
                     wanted.retain(|h| *h != header);
                 }
             }

@@ -28,9 +28,9 @@ const ENTRY_SLACK: u64 = 30 + 16 + 512;
 
 /// One header taken from a wheel.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Taken<'a> {
+pub(super) struct Taken {
     /// Example: `nvrtc.h`.
-    pub header: &'a str,
+    pub header: String,
     /// The entry. Example: `nvidia/cu13/include/nvrtc.h`.
     pub path: String,
     pub text: Vec<u8>,
@@ -38,8 +38,8 @@ pub(super) struct Taken<'a> {
 
 /// What one wheel gave.
 #[derive(Debug)]
-pub(super) struct Got<'a> {
-    pub taken: Vec<Taken<'a>>,
+pub(super) struct Got {
+    pub taken: Vec<Taken>,
     pub moved: Moved,
     /// The wheel's sha256: computed from the whole wheel, or as pip's report
     /// gives it for a ranged read (when it gives one).
@@ -90,16 +90,36 @@ pub(super) enum Expect<'a> {
 }
 
 /// The entry of each of `wanted` among `names`: the first whose name ends
-/// in `/include/<header>`.
-pub(super) fn choose<'a>(names: &[String], wanted: &[&'a str]) -> Vec<(&'a str, String)> {
-    wanted
+/// in `/include/<header>`; then each other entry directly in an `include`
+/// directory whose header `globbed` takes (none in a fetch, which names
+/// every header it takes).
+pub(super) fn choose(
+    names: &[String],
+    wanted: &[&str],
+    globbed: &dyn Fn(&str) -> bool,
+) -> Vec<(String, String)> {
+    let mut chosen: Vec<(String, String)> = wanted
         .iter()
         .filter_map(|header| {
             let suffix = format!("/include/{header}");
             let name = names.iter().find(|n| n.ends_with(&suffix))?;
-            Some((*header, name.clone()))
+            Some(((*header).to_string(), name.clone()))
         })
-        .collect()
+        .collect();
+    for name in names {
+        let Some((_, header)) = name.rsplit_once("/include/") else {
+            continue;
+        };
+        if globbed(header) && !chosen.iter().any(|(h, _)| h == header) {
+            chosen.push((header.to_string(), name.clone()));
+        }
+    }
+    chosen
+}
+
+/// Takes no header by name: what a fetch passes to [`choose`].
+pub(super) fn none(_: &str) -> bool {
+    false
 }
 
 fn names<R: Read + Seek>(zip: &ZipArchive<R>) -> Vec<String> {
@@ -110,10 +130,10 @@ fn names<R: Read + Seek>(zip: &ZipArchive<R>) -> Vec<String> {
 }
 
 /// Reads each chosen entry, refusing one larger than [`ENTRY_LIMIT`].
-fn read_entries<'a, R: Read + Seek>(
+fn read_entries<R: Read + Seek>(
     zip: &mut ZipArchive<R>,
-    chosen: &[(&'a str, String)],
-) -> Result<Vec<Taken<'a>>, String> {
+    chosen: &[(String, String)],
+) -> Result<Vec<Taken>, String> {
     let mut taken = Vec::new();
     for (header, path) in chosen {
         let entry = zip
@@ -131,7 +151,7 @@ fn read_entries<'a, R: Read + Seek>(
             return Err(format!("`{path}` is larger than {} MiB", ENTRY_LIMIT >> 20));
         }
         taken.push(Taken {
-            header,
+            header: header.clone(),
             path: path.clone(),
             text,
         });
@@ -140,14 +160,16 @@ fn read_entries<'a, R: Read + Seek>(
 }
 
 /// The whole wheel: downloaded, checked against the sha256 that
-/// `pins_file` pins, and the `wanted` headers taken from it.
-pub(super) fn whole<'a>(
+/// `pins_file` pins, and the `wanted` headers taken from it, and those
+/// `globbed` takes ([`choose`]).
+pub(super) fn whole(
     source: &dyn Source,
     pins_file: &str,
     wheel: &Wheel,
     dir: &Path,
-    wanted: &[&'a str],
-) -> Result<Got<'a>, Error> {
+    wanted: &[&str],
+    globbed: &dyn Fn(&str) -> bool,
+) -> Result<Got, Error> {
     std::fs::create_dir_all(dir).map_err(|e| super::io_error("cannot create", dir, e))?;
     let (bytes, file) = source.download(wheel, dir)?;
     let sha = hex(&Sha256::digest(&bytes));
@@ -162,7 +184,7 @@ pub(super) fn whole<'a>(
     let size = bytes.len() as u64;
     let mut zip = ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| Error::new(format!("the wheel is not a zip archive: {e}")))?;
-    let chosen = choose(&names(&zip), wanted);
+    let chosen = choose(&names(&zip), wanted, globbed);
     let taken = read_entries(&mut zip, &chosen).map_err(Error::new)?;
     let moved = Moved {
         way: Way::Whole,
@@ -182,14 +204,14 @@ pub(super) fn whole<'a>(
 /// the reader reads its central directory and the chosen entries, and
 /// each header is checked as `expect` says. What moved counts what
 /// locating it moved too.
-pub(super) fn ranged<'a>(
+pub(super) fn ranged(
     source: &dyn Source,
     pins_file: &str,
     wheel: &Wheel,
     expect: Expect<'_>,
     dir: &Path,
-    wanted: &[&'a str],
-) -> Result<Got<'a>, Stop> {
+    wanted: &[&str],
+) -> Result<Got, Stop> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Stop::Refused(format!("cannot create `{}`: {e}", dir.display())))?;
     let located = source.locate(wheel, dir).map_err(Stop::Refused)?;
@@ -214,7 +236,7 @@ pub(super) fn ranged<'a>(
             Ok(zip) => zip,
             Err(e) => return Err(refused(&reader, &e)),
         };
-        let chosen = choose(&names(&zip), wanted);
+        let chosen = choose(&names(&zip), wanted, &none);
         let plan: Vec<Range<u64>> = chosen
             .iter()
             .filter_map(|(_, path)| {

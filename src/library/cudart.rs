@@ -3,12 +3,15 @@
 
 use super::{
     ByMajor, Code, CompilerHeaders, Header, Library, LoaderCodes, Names, Naming, ParseSettings,
-    Search, VersionFunction, VersionQuery, Words, NVCC_HOST, RUNTIME_API,
+    Search, VersionFunction, VersionQuery, Words, NVCC_HOST, RUNTIME, RUNTIME_API,
 };
 
 /// The CUDA runtime: `cuda_runtime_api.h` from the runtime's wheel, with the
 /// crt wheel's `crt/host_defines.h` (`headers/pins-cudart.txt`; the nvcc
-/// wheel's before 13.0);
+/// wheel's before 13.0), the profiler control header `cuda_profiler_api.h`
+/// (the profiler wheel's), and the OpenGL, EGL and VDPAU interop headers,
+/// read with cushim's stand-ins for those projects' headers as the driver's
+/// are;
 /// `libcudart.so.<major>` (`.11.0` for 11.x). The header renames functions
 /// with `#define`: in 12.x `cudaGetDeviceProperties` is
 /// `cudaGetDeviceProperties_v2` (the plain export keeps the old ABI), and
@@ -32,10 +35,16 @@ use super::{
 pub const CUDART: Library = Library {
     name: "cudart",
     stem: "cudart",
-    headers: &[Header::alone("cuda_runtime_api.h")],
+    headers: &[
+        Header::alone("cuda_runtime_api.h"),
+        Header::alone("cuda_profiler_api.h"),
+        Header::needing("cuda_gl_interop.h", &["GL/gl.h"]),
+        Header::needing("cuda_egl_interop.h", &["EGL/egl.h", "EGL/eglext.h"]),
+        Header::needing("cuda_vdpau_interop.h", &["vdpau/vdpau.h"]),
+    ],
     pins: "headers/pins-cudart.txt",
     pin_text: include_str!("../../headers/pins-cudart.txt"),
-    parse_files: &[RUNTIME_API, NVCC_HOST],
+    parse_files: &[RUNTIME_API, RUNTIME, &["cudart_platform.h"], NVCC_HOST],
     parse: ParseSettings {
         per_thread_define: Some("CUDA_API_PER_THREAD_DEFAULT_STREAM"),
         version_macro: "CUDART_VERSION",

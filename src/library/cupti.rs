@@ -2,9 +2,30 @@
 //! one line of [`super::LIBRARIES`].
 
 use super::{
-    ByMajor, Code, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
+    ByMajor, Code, Globbed, Header, Library, LoaderCodes, Names, Naming, ParseSettings, Search,
     VersionFunction, VersionQuery, Words, RUNTIME_API,
 };
+
+/// The headers of CUPTI's wheel that its patterns match but that are not
+/// bound, each with why.
+const EXCEPT: &[(&str, &str)] = &[
+    (
+        "cupti_checkpoint.h",
+        "its functions are libcheckpoint's, and it is C++, a namespace",
+    ),
+    (
+        "cupti_pcsampling_util.h",
+        "its functions are libpcsamplingutil's, and it is C++, with `<fstream>`",
+    ),
+    (
+        "generated_nvtx_meta.h",
+        "it includes NVTX's headers, another wheel's",
+    ),
+    (
+        "generated_cudart_removed_meta.h",
+        "it includes cudart_removed.h, which no wheel ships",
+    ),
+];
 
 /// What CUPTI answers when it is not initialized.
 const NOT_INITIALIZED: Code = Code {
@@ -23,15 +44,15 @@ const NOT_SUPPORTED: Code = Code {
 /// CUPTI: `cupti.h` and the headers that declare its functions
 /// (`cupti_activity.h`, `cupti_callbacks.h`, ...; `cupti_common.h` from
 /// 12.4), which include the driver's `cuda.h` and the runtime's headers
-/// (`headers/pins-cupti.txt`). Not the headers of its companion libraries
-/// (`cupti_pcsampling_util.h` is `libpcsamplingutil`'s, `cupti_checkpoint.h`
-/// `libcheckpoint`'s), nor the profiler's host headers, which are C++ in some
-/// releases. The file is `libcupti.so.11.8` for 11.8 and
-/// `libcupti.so.<major>` after; a toolkit keeps it in `extras/CUPTI/lib64`.
-/// `cuptiGetVersion` answers CUPTI's API version (18, ..., 28, then 130001
-/// from 13.0), not a release, and CUPTI 13 answers `CUPTI_ERROR_UNKNOWN`
-/// without a driver: the library is kept, its version unread, and only the
-/// file name tells its major.
+/// (`headers/pins-cupti.txt`); and every other `cupti_*.h` and
+/// `generated_*_meta.h` that a release's wheel ships (PC sampling, the
+/// profiler, SASS metrics, the callback ids and each API function's
+/// `*_params` struct), less [`EXCEPT`]. The file is `libcupti.so.11.8` for
+/// 11.8 and `libcupti.so.<major>` after; a toolkit keeps it in
+/// `extras/CUPTI/lib64`. `cuptiGetVersion` answers CUPTI's API version (18,
+/// ..., 28, then 130001 from 13.0), not a release, and CUPTI 13 answers
+/// `CUPTI_ERROR_UNKNOWN` without a driver: the library is kept, its version
+/// unread, and only the file name tells its major.
 pub const CUPTI: Library = Library {
     name: "cupti",
     stem: "cupti",
@@ -53,15 +74,24 @@ pub const CUPTI: Library = Library {
         &[
             "cuda.h",
             "cuda_stdint.h",
-            "cupti_driver_cbid.h",
-            "cupti_nvtx_cbid.h",
-            "cupti_runtime_cbid.h",
-            "generated_cuda_meta.h",
-            "generated_cuda_runtime_api_meta.h",
+            // What the interop parameter structs' headers include.
+            "cudaGL.h",
+            "cudaVDPAU.h",
+            "cuda_gl_interop.h",
+            "cuda_vdpau_interop.h",
         ],
     ],
     parse: ParseSettings {
         status_type: "CUptiResult",
+        globbed: Globbed {
+            patterns: &["cupti_*.h", "generated_*_meta.h"],
+            except: EXCEPT,
+            // The OpenGL and VDPAU parameter structs' headers include
+            // those; the profiler host's includes C++'s `<string>`, which
+            // it does not use; 13.1's profiler target names `bool` without
+            // `<stdbool.h>`.
+            needs: &["GL/gl.h", "vdpau/vdpau.h", "string", "cushim/bool.h"],
+        },
         ..ParseSettings::PLAIN
     },
     naming: Naming::NO_ABI_TABLE,

@@ -136,6 +136,10 @@ pub struct ParseSettings {
     /// points, if any: those that compiled code calls by itself. Example:
     /// nvcc's `crt/host_runtime.h` for cudart's `__cudaRegisterFatBinary`.
     pub compiler: Option<CompilerHeaders>,
+    /// Headers of the library's own wheel that declare its functions or
+    /// its types, found by name in each release rather than listed (the
+    /// set differs between releases). Example: CUPTI's `cupti_*.h`.
+    pub globbed: Globbed,
 }
 
 /// Headers of a compiler's own that declare entry points of the library
@@ -206,12 +210,65 @@ impl ParseSettings {
         skip_prefixes: &[],
         defines: &[],
         compiler: None,
+        globbed: Globbed::NONE,
     };
 
     /// The enum whose constants are the codes: the status type itself, or
     /// the enum of its code field. Example: `CUresult`, `CUfileOpError`.
     pub fn codes_enum(&self) -> &'static str {
         self.status_field.map_or(self.status_type, |f| f.codes)
+    }
+}
+
+/// Headers of a library's own wheel found by name: every header of its
+/// include directory (not of a directory below it) that a pattern matches,
+/// less those `except` names. The header table (`headers/header-sha256.txt`)
+/// records each release's matches from its wheel; a fetch takes them, and
+/// the parse reads each that the listed headers do not include themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Globbed {
+    /// Name patterns, `*` standing for any run of characters.
+    /// Example: `cupti_*.h`, `generated_*_meta.h`.
+    pub patterns: &'static [&'static str],
+    /// Matches that are left out, each with why. Example:
+    /// `cupti_checkpoint.h`, whose functions are `libcheckpoint`'s.
+    pub except: &'static [(&'static str, &'static str)],
+    /// Headers of other projects that some matches include, which the
+    /// parse reads from cushim's stand-ins (`headers/foreign/`). A C++ pair
+    /// includes a match without them. Example: `GL/gl.h` for
+    /// `generated_cudaGL_meta.h`.
+    pub needs: &'static [&'static str],
+}
+
+impl Globbed {
+    /// No header found by name.
+    pub const NONE: Globbed = Globbed {
+        patterns: &[],
+        except: &[],
+        needs: &[],
+    };
+
+    /// Whether the header `name` (a file name, no directory) is one of them.
+    pub fn matches(&self, name: &str) -> bool {
+        !name.contains(['/', '\\'])
+            && self.patterns.iter().any(|p| wildcard(p, name))
+            && !self.except.iter().any(|(e, _)| *e == name)
+    }
+}
+
+/// Whether `text` matches `pattern`, whose `*` stands for any run of
+/// characters (and every other character for itself).
+fn wildcard(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, rest)) => {
+            let Some(text) = text.strip_prefix(head) else {
+                return false;
+            };
+            (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .any(|i| wildcard(rest, &text[i..]))
+        }
     }
 }
 
@@ -288,6 +345,17 @@ impl Header {
             name,
             typedefs: None,
             needs: &[],
+            optional: false,
+        }
+    }
+
+    /// A header without a PFN table that needs headers of other projects
+    /// (read from cushim's stand-ins). Example: `cuda_gl_interop.h`, `GL/gl.h`.
+    const fn needing(name: &'static str, needs: &'static [&'static str]) -> Header {
+        Header {
+            name,
+            typedefs: None,
+            needs,
             optional: false,
         }
     }
@@ -779,7 +847,7 @@ pub fn by_name(name: &str) -> Option<&'static Library> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CUDART, CUFFT};
+    use super::{Globbed, CUDART, CUFFT};
 
     #[test]
     fn nvccs_headers_declare_cudarts_registration_and_not_the_link_stubs() {
@@ -799,6 +867,28 @@ mod tests {
                 "{file}"
             );
         }
+    }
+
+    #[test]
+    fn a_pattern_matches_a_file_name_in_the_include_directory_less_its_exceptions() {
+        let globbed = Globbed {
+            patterns: &["cupti_*.h", "generated_*_meta.h"],
+            except: &[("cupti_checkpoint.h", "another library's")],
+            needs: &[],
+        };
+        for name in ["cupti_pcsampling.h", "cupti_.h", "generated_cuda_meta.h"] {
+            assert!(globbed.matches(name), "{name}");
+        }
+        for name in [
+            "cupti_checkpoint.h",
+            "cupti.h",
+            "Openacc/cupti_openacc.h",
+            "generated_cuda_meta.hpp",
+            "nvperf_host.h",
+        ] {
+            assert!(!globbed.matches(name), "{name}");
+        }
+        assert!(!Globbed::NONE.matches("cupti.h"));
     }
 
     #[test]

@@ -21,6 +21,11 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../headers/foreign/vdpau/vdpau.h"),
     ),
     ("nv/target", include_str!("../../headers/foreign/nv/target")),
+    ("string", include_str!("../../headers/foreign/string")),
+    (
+        "cushim/bool.h",
+        include_str!("../../headers/foreign/cushim/bool.h"),
+    ),
 ];
 
 /// The stand-ins that only the parse for Windows reads (the `_WIN32` branch
@@ -68,6 +73,15 @@ mod tests {
                     super::FILES.iter().any(|(n, _)| n == need),
                     "{} needs {need}",
                     h.name
+                );
+            }
+        }
+        for l in crate::library::LIBRARIES {
+            for need in l.parse.globbed.needs {
+                assert!(
+                    super::FILES.iter().any(|(n, _)| n == need),
+                    "{}'s headers found by name need {need}",
+                    l.name
                 );
             }
         }

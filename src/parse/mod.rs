@@ -46,7 +46,7 @@ pub use files::hex;
 #[cfg(feature = "parse")]
 pub use files::{file_sha256, toolkit_include, toolkit_release};
 #[cfg(feature = "parse")]
-pub use read::{check_cpp, parse};
+pub use read::{check_cpp, parse, settle};
 #[cfg(feature = "parse")]
 pub use types::bindgen_types;
 
@@ -61,6 +61,14 @@ pub struct HeaderInput {
     /// Headers of other projects it needs, read from cushim's own minimal
     /// definitions (`headers/foreign/`). Example: `GL/gl.h`.
     pub needs: Vec<&'static str>,
+    /// Whether it was found by name ([`crate::library::Globbed`]) rather
+    /// than listed: the parse includes it only where the others do not
+    /// ([`settle`]), and the C++ pair includes it without `needs`.
+    pub globbed: bool,
+    /// Whether a header before it includes it: the parse's main file then
+    /// does not (a header without an include guard must be read once).
+    /// Set by [`settle`].
+    pub reached: bool,
 }
 
 /// What the caller must say about the headers.
@@ -72,14 +80,23 @@ pub struct Input {
     pub headers: Vec<HeaderInput>,
     /// Extra clang arguments (`-I`, `-D`).
     pub clang_args: Vec<String>,
+    /// The other files of the library's own wheels (those that gave the
+    /// headers above), which the module binds whole: every type, enum and
+    /// constant, reached by a signature or not. What the headers include
+    /// from other wheels (the runtime's `driver_types.h` in cuBLAS's) is
+    /// bound only where a signature reaches it. Empty where nothing tells
+    /// which wheel a file came from (a toolkit, a lone header): then only
+    /// the headers above are the library's own.
+    pub own: Vec<PathBuf>,
 }
 
 #[cfg(feature = "parse")]
 impl Input {
     /// A toolkit or cache include directory's headers for `library`: the
-    /// main header, and each other header of the library that is there.
+    /// main header, each other header of the library that is there, then
+    /// those found by name ([`crate::library::Globbed`]), sorted.
     pub fn in_dir(include: &Path, library: &Library) -> Input {
-        let headers = library
+        let mut headers: Vec<HeaderInput> = library
             .headers
             .iter()
             .enumerate()
@@ -88,11 +105,33 @@ impl Input {
                 path: include.join(h.name),
                 typedefs: h.typedefs.map(|t| include.join(t)),
                 needs: h.needs.to_vec(),
+                globbed: false,
+                reached: false,
             })
             .collect();
+        let globbed = library.parse.globbed;
+        let mut found: Vec<String> = std::fs::read_dir(include)
+            .map(|dir| {
+                dir.flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .filter(|n| globbed.matches(n))
+                    .filter(|n| !library.headers.iter().any(|h| h.name == n))
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        headers.extend(found.into_iter().map(|n| HeaderInput {
+            path: include.join(n),
+            typedefs: None,
+            needs: globbed.needs.to_vec(),
+            globbed: true,
+            reached: false,
+        }));
         Input {
             headers,
             clang_args: Vec::new(),
+            own: Vec::new(),
         }
     }
 
@@ -103,8 +142,11 @@ impl Input {
                 path: header,
                 typedefs,
                 needs: Vec::new(),
+                globbed: false,
+                reached: false,
             }],
             clang_args: Vec::new(),
+            own: Vec::new(),
         }
     }
 

@@ -10,8 +10,41 @@ use crate::diag::{Error, Origin};
 use crate::library::{CompilerHeaders, ParseSettings};
 use crate::version::CudaVersion;
 
-/// Parses the functions and PFN table of `input`.
-pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
+/// Marks each header of `input` found by name that the listed headers
+/// include ([`super::HeaderInput::reached`]), from one plain parse of the
+/// listed ones: the parse's main file then includes only the others, so that
+/// a header without an include guard (CUPTI's `generated_cuda_meta.h`, which
+/// `cupti.h` includes) is read once. Its functions are still bound.
+pub fn settle(input: &mut Input) -> Result<(), Error> {
+    if !input.headers.iter().any(|h| h.globbed) {
+        return Ok(());
+    }
+    check_paths(input)?;
+    let listed = Input {
+        headers: input
+            .headers
+            .iter()
+            .filter(|h| !h.globbed)
+            .cloned()
+            .collect(),
+        ..input.clone()
+    };
+    let included: Vec<PathBuf> = Config::new(&listed, C, None)
+        .parse()?
+        .unit
+        .user_files()
+        .iter()
+        .map(|f| canonical(f))
+        .collect();
+    for h in input.headers.iter_mut().filter(|h| h.globbed) {
+        h.reached = included.contains(&canonical(&h.path));
+    }
+    Ok(())
+}
+
+/// Refuses a header that is missing, not a regular file, or whose path the
+/// parse's main file cannot name.
+fn check_paths(input: &Input) -> Result<(), Error> {
     for p in input.paths() {
         if p.exists() && !p.is_file() {
             return Err(Error::new(format!(
@@ -37,6 +70,12 @@ pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
             .hint("copy or link the header to a path without them"));
         }
     }
+    Ok(())
+}
+
+/// Parses the functions and PFN table of `input`.
+pub fn parse(input: &Input, settings: &ParseSettings) -> Result<Raw, Error> {
+    check_paths(input)?;
     let plain = Config::new(input, C, None).parse()?;
     let per_thread = settings
         .per_thread_define
@@ -269,7 +308,7 @@ pub fn check_cpp(input: &Input) -> Result<(), Error> {
 /// `--header`). The headers are read as the compiler's host code has them:
 /// CUDA (C++) with the compiler's macros, after the C library's
 /// `stddef.h` (which the compiler's `cuda_runtime.h` includes first) and the
-/// library's own headers. Of their `extern "C"` declarations, those are
+/// library's main header. Of their `extern "C"` declarations, those are
 /// taken that are not `static`, not for the device alone, and named as
 /// `compiler` says.
 fn compiler_functions(
@@ -285,8 +324,15 @@ fn compiler_functions(
         return Ok((Vec::new(), Vec::new()));
     }
     let headers: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
+    // The main header alone: what the compiler's headers need of the
+    // library (its types) is there, and the library's other headers
+    // (cudart's interop ones) would bring C++ parts of the compiler's tree
+    // that are not fetched.
     let mut source = String::from("#include <stddef.h>\n");
-    source.push_str(&self::source(input));
+    source.push_str(&format!(
+        "#include \"{}\"\n",
+        canonical(input.main()).display()
+    ));
     for d in compiler.then {
         source.push_str(&format!("#define {d}\n"));
     }
@@ -387,7 +433,7 @@ impl Config {
 /// typedef table.
 pub(super) fn source(input: &Input) -> String {
     let mut source = String::new();
-    for h in &input.headers {
+    for h in input.headers.iter().filter(|h| !h.reached) {
         for need in &h.needs {
             source.push_str(&format!("#include <{need}>\n"));
         }

@@ -10,12 +10,15 @@ use crate::diag::Error;
 /// named `enums`: the Rust emitter renders those itself, in the style asked
 /// for, from the IR (so that the shipped data serves every style).
 ///
-/// A module exports what its library declares (every type and constant of
-/// the headers that declare its functions, `input.headers`) and, of every
-/// other header (the runtime's `driver_types.h`, `library_types.h`, the
-/// foreign stand-ins), only what those reach: bindgen follows each function's
-/// parameters and each type's fields from the library's own headers, and the
-/// function declarations themselves are then left out (cushim emits its own).
+/// A module exports what its library declares (every type, enum and
+/// constant of the headers that declare its functions, `input.headers`, and
+/// of the other files of its own wheels that they include, `input.own`:
+/// CUPTI's `cupti_driver_cbid.h`, the runtime's `driver_types.h` for
+/// cudart) and, of every other header (the runtime's `driver_types.h` for
+/// cuBLAS, the foreign stand-ins), only what those reach: bindgen follows
+/// each function's parameters and each type's fields from the library's own
+/// headers, and the function declarations themselves are then left out
+/// (cushim emits its own).
 /// Their typedefs stay (`pub use self::cudaError_enum as CUresult;`), the same
 /// in every style but module constants.
 ///
@@ -37,17 +40,18 @@ pub fn bindgen_types(input: &Input, enums: &[String], triple: &str) -> Result<Ty
         .parent()
         .map(|d| d.display().to_string())
         .unwrap_or_default();
-    // The library's own headers, as clang names them (each is included by
-    // its canonical path; a header they include, by its directory's).
-    let own: Vec<String> = input
-        .headers
-        .iter()
-        .flat_map(|h| std::iter::once(&h.path).chain(h.typedefs.iter()))
-        .map(|p| {
-            let p = p.canonicalize().unwrap_or_else(|_| p.clone());
-            regex_lite::escape(&p.display().to_string())
-        })
-        .collect();
+    // The library's own headers, as clang names them: each header named is
+    // included by its canonical path, and a file they include by the path
+    // its directory gives it (a cache entry's files are plain files, so
+    // both are the canonical path, which is what `own` is matched by).
+    let mut own: Vec<String> = Vec::new();
+    for p in input.paths().chain(input.own.iter()) {
+        let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+        let p = regex_lite::escape(&p.display().to_string());
+        if !own.contains(&p) {
+            own.push(p);
+        }
+    }
     // The foreign stand-ins that the headers need follow the main file as
     // in-memory files (bindgen force-includes them).
     let foreign = foreign::needed(input);
@@ -175,4 +179,50 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_string()))
             .unwrap_or_else(|| "it panicked".into())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use crate::library::ParseSettings;
+    use crate::parse::{parse, Input};
+
+    /// `headers/fixtures/own/`: `lib.h` declares the function, `lib_types.h`
+    /// is the library's own too, `other.h` another project's.
+    fn fixture(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("headers/fixtures/own")
+            .join(name)
+    }
+
+    /// The types of `lib.h`, with `own` as the library's other files: the
+    /// text, and the enums rendered.
+    fn types(own: Vec<PathBuf>) -> (String, Vec<String>) {
+        let mut input = Input::files(fixture("lib.h"), None);
+        input.own = own;
+        let raw = parse(&input, &ParseSettings::PLAIN).unwrap();
+        let names: Vec<String> = raw.enums.iter().map(|e| e.name.clone()).collect();
+        let types = super::bindgen_types(&input, &names, &raw.triple).unwrap();
+        (types.text, types.enums.into_iter().collect())
+    }
+
+    /// What a file of the library's own wheel declares is bound whole, its
+    /// constant and its enum though no signature reaches them; of another
+    /// project's header only what a signature reaches (`otherReached_t`),
+    /// not its constant or its enum.
+    #[test]
+    fn an_unreached_own_constant_and_enum_are_kept_and_a_foreign_one_is_not() {
+        let (text, enums) = types(vec![fixture("lib_types.h")]);
+        assert!(text.contains("pub const LIB_OWN_FLAG: u32 = 4;"), "{text}");
+        assert!(enums.contains(&"libOwnKind_enum".to_string()), "{enums:?}");
+        assert!(text.contains("pub struct otherReached_st"), "{text}");
+        assert!(!text.contains("OTHER_FLAG"), "{text}");
+        assert!(!enums.contains(&"otherKind_enum".to_string()), "{enums:?}");
+        // Without provenance (a lone header), only the header itself is the
+        // library's.
+        let (text, enums) = types(Vec::new());
+        assert!(!text.contains("LIB_OWN_FLAG"), "{text}");
+        assert!(!enums.contains(&"libOwnKind_enum".to_string()), "{enums:?}");
+    }
 }

@@ -149,6 +149,7 @@ fn from_headers(
         .map(|d| format!("-D{d}"))
         .chain(options.clang_args.iter().cloned())
         .collect();
+    parse::settle(&mut input)?;
     let raw = parse::parse(&input, &library.parse)?;
     let release = match pinned.or(raw.version).or(toolkit_release) {
         Some(v) => Release::One(v),
@@ -215,10 +216,13 @@ mod headers {
         if !crate::fetch::is_cached(library, &pin) {
             lacks_nothing_a_fetch_needs(cuda, library)?;
         }
-        Ok(parse::Input::in_dir(
-            &crate::fetch::library_include_dir(library, &pin)?,
-            library,
-        ))
+        let include = crate::fetch::library_include_dir(library, &pin)?;
+        let mut input = parse::Input::in_dir(&include, library);
+        input.own = crate::fetch::own_files(library, &pin)?
+            .into_iter()
+            .map(|h| include.join(h))
+            .collect();
+        Ok(input)
     }
 
     /// Before a fetch starts (pip, the network): everything it and the parse

@@ -2,6 +2,7 @@
 // by the list `tests/family.rs` writes from the registry, after the
 // program's CHECK and the pairs' headers; the C++ twin of `cudart.rs`.
 #include <cuda_runtime_api.h>
+#include <cuda_profiler_api.h>
 
 // Device memory is host memory in the fake; the function it lacks
 // (cudaDeviceReset) fails alone, with cudaErrorSharedObjectSymbolNotFound.
@@ -19,6 +20,9 @@ static void cudart_present() {
     std::printf("], device %s\n", prop.name);
     std::printf("cudart: cudaDeviceReset code %d\n", static_cast<int>(cudaDeviceReset()));
     CHECK(cushim_cudart_last_status() == CUSHIM_CUDART_SYMBOL_NOT_FOUND);
+    std::printf("cudart: flags [%d, %d, %d], cudaProfilerStop code %d\n", static_cast<int>(cudaStreamNonBlocking),
+                static_cast<int>(cudaHostAllocMapped), static_cast<int>(cudaEventDisableTiming),
+                static_cast<int>(cudaProfilerStop()));
     CHECK(cudaFree(nullptr) == cudaSuccess);
 }
 

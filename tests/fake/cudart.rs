@@ -18,6 +18,10 @@ pub fn present() {
     let name = unsafe { CStr::from_ptr(prop.name.as_ptr()) }.to_string_lossy().into_owned();
     println!("cudart: memory {host:?}, device {name}");
     println!("cudart: cudaDeviceReset code {}", unsafe { cudart::cudaDeviceReset() }.0);
+    // Constants of the runtime's own driver_types.h that no signature
+    // reaches, and the profiler header's function, which the fake lacks.
+    let flags = [cudart::cudaStreamNonBlocking, cudart::cudaHostAllocMapped, cudart::cudaEventDisableTiming];
+    println!("cudart: flags {flags:?}, cudaProfilerStop code {}", unsafe { cudart::cudaProfilerStop() }.0);
     unsafe { cudart::Api::cudaFree(ptr::null_mut()) }.expect("cudaFree after a missing function");
 }
 
