@@ -627,6 +627,7 @@ mod cufile;
 mod cupti;
 mod curand;
 mod cusolver;
+mod cusolvermg;
 mod cusparse;
 mod cutensor;
 mod driver;
@@ -645,6 +646,7 @@ pub use cufile::CUFILE;
 pub use cupti::CUPTI;
 pub use curand::CURAND;
 pub use cusolver::CUSOLVER;
+pub use cusolvermg::CUSOLVERMG;
 pub use cusparse::CUSPARSE;
 pub use cutensor::CUTENSOR;
 pub use driver::DRIVER;
@@ -656,8 +658,24 @@ pub use nvtx::NVTX;
 
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[
-    &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
-    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI, &NVTX, &CUFILE,
+    &DRIVER,
+    &NVRTC,
+    &NVML,
+    &NVJITLINK,
+    &CUBLAS,
+    &CUBLASLT,
+    &CUDART,
+    &CUFFT,
+    &CURAND,
+    &CUSPARSE,
+    &CUSOLVER,
+    &CUSOLVERMG,
+    &CUDNN,
+    &NCCL,
+    &CUTENSOR,
+    &CUPTI,
+    &NVTX,
+    &CUFILE,
 ];
 
 /// The libraries whose headers come from the same pinned wheels as
