@@ -979,7 +979,7 @@ fn cublas_binds_the_v2_exports_never_the_legacy_names_and_loads_cublaslt_from_it
 }
 
 #[test]
-fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_only_what_they_lack(
+fn cudart_cufft_curand_cusparse_cusolver_and_cusolvermg_load_after_what_they_need_and_lack_only_what_they_lack(
 ) {
     let dir = scratch("family-more");
     let toolkit = dir.join("toolkit");
@@ -994,17 +994,28 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
         "curand",
         "cusparse",
         "cusolver",
+        "cusolvermg",
     ] {
         fake(lib, &lib64, &[]);
     }
-    // Opened by path alone, cuRAND and cuSOLVER cannot load: the loaders
-    // must load what they need first, from their directory.
-    for alone in ["libcurand.so.10", "libcusolver.so.12"] {
+    // Opened by path alone, cuRAND, cuSOLVER and cuSOLVERMg cannot load: the
+    // loaders must load what they need first, from their directory.
+    for alone in [
+        "libcurand.so.10",
+        "libcusolver.so.12",
+        "libcusolverMg.so.12",
+    ] {
         assert_cannot_load_alone(&lib64.join(alone));
     }
     let [rust, cpp] = both(
         &[
-            "present", "cudart", "cufft", "curand", "cusparse", "cusolver",
+            "present",
+            "cudart",
+            "cufft",
+            "curand",
+            "cusparse",
+            "cusolver",
+            "cusolvermg",
         ],
         &[("CUDA_HOME", &toolkit)],
         &dir,
@@ -1026,11 +1037,15 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
             // CUSPARSE_STATUS_NOT_SUPPORTED, CUSOLVER_STATUS_NOT_SUPPORTED.
             "cusparse: cusparseXgebsr2csr code 10".into(),
             "cusolver: cusolverDnLoggerSetLevel code 9".into(),
+            "cusolvermg: grid of 1 device made".into(),
+            "cusolvermg: cusolverMgDestroyMatrixDesc code 9".into(),
             format!("path={} version=13050", in_lib64("libcudart.so.13")),
             format!("path={} version=12000", in_lib64("libcufft.so.12")),
             format!("path={} version=10040", in_lib64("libcurand.so.10")),
             format!("path={} version=12060", in_lib64("libcusparse.so.12")),
             format!("path={} version=12000", in_lib64("libcusolver.so.12")),
+            // No version function: the file name tells its major.
+            format!("path={} version=0", in_lib64("libcusolverMg.so.12")),
         ] {
             assert!(out.contains(&want), "want {want}:\n{out}");
         }
@@ -1057,7 +1072,13 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
     // None of them: each answers its own code and names the file it wants.
     let [rust, cpp] = both(
         &[
-            "absent", "cudart", "cufft", "curand", "cusparse", "cusolver",
+            "absent",
+            "cudart",
+            "cufft",
+            "curand",
+            "cusparse",
+            "cusolver",
+            "cusolvermg",
         ],
         &[],
         &dir,
@@ -1070,6 +1091,7 @@ fn cudart_cufft_curand_cusparse_and_cusolver_load_after_what_they_need_and_lack_
             "curand: curandCreateGenerator code 203",
             "cusparse: cusparseCreate code 1",
             "cusolver: cusolverDnCreate code 1",
+            "cusolvermg: cusolverMgCreate code 1",
             "cufft: cuFFT library not found; tried",
             "or set CUSHIM_CUFFT_LIBRARY to the absolute path of `libcufft.so.12`",
         ] {

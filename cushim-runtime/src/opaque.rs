@@ -98,6 +98,7 @@ pub const TAGS: &[&str] = &[
     "cusolverDnIRSInfos",
     "cusolverDnIRSParams",
     "cusolverDnParams",
+    "cusolverMgContext",
     "cusolverRfCommon",
     "cusolverSpContext",
     "cusparseColorInfo",
@@ -718,6 +719,13 @@ pub struct cusolverDnIRSParams {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct cusolverDnParams {
+    _unused: [u8; 0],
+}
+
+/// `struct cusolverMgContext`: declared, never defined; only pointers to it are used.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct cusolverMgContext {
     _unused: [u8; 0],
 }
 

@@ -892,7 +892,7 @@ pub static CUSHIM_INFO: cushim_runtime::LibraryInfo = cushim_runtime::LibraryInf
     required: &[],
     built_for: None,
     siblings: &[],
-    family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", "cupti64_2022.3.0.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0"] },
+    family: if cfg!(windows) { &["nvrtc64_112_0.dll", "nvJitLink_110_0.dll", "cublas64_11.dll", "cublasLt64_11.dll", "cudart64_110.dll", "cufft64_10.dll", "curand64_10.dll", "cusparse64_11.dll", "cusolver64_11.dll", "cusolverMg64_11.dll", "cupti64_2022.3.0.dll"] } else { &["libnvrtc.so.11.2", "libnvJitLink.so.11", "libcublas.so.11", "libcublasLt.so.11", "libcudart.so.11.0", "libcufft.so.10", "libcurand.so.10", "libcusparse.so.11", "libcusolver.so.11", "libcusolverMg.so.11", "libcupti.so.11.8", "libnvtx3interop.so.1", "libnvToolsExt.so.1", "libcufile.so.0"] },
     // What a call that never reached the library returns: the values of
     // `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`, `CUBLAS_STATUS_NOT_SUPPORTED`, `CUBLAS_STATUS_NOT_INITIALIZED`.
     codes: cushim_runtime::Codes {

@@ -8,7 +8,7 @@ use super::{
 
 /// cuSOLVER: `cusolverDn.h`, `cusolverSp.h`, `cusolverRf.h` and
 /// `cusolver_common.h` (not `cusolverMg.h`, whose functions are
-/// `libcusolverMg`'s), parsed with the cuBLAS and cuSPARSE headers they
+/// `libcusolverMg`'s: [`super::CUSOLVERMG`]), parsed with the cuBLAS and cuSPARSE headers they
 /// include (`headers/pins-cusolver.txt`). `libcusolver.so.11` for CUDA 11
 /// and 12, `.12` for 13. It needs cuBLAS, cuBLASLt and, from 12.0,
 /// cuSPARSE and nvJitLink (`DT_NEEDED`), loaded first from its directory,

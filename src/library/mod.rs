@@ -751,6 +751,7 @@ mod cufile;
 mod cupti;
 mod curand;
 mod cusolver;
+mod cusolvermg;
 mod cusparse;
 mod cutensor;
 mod driver;
@@ -769,6 +770,7 @@ pub use cufile::CUFILE;
 pub use cupti::CUPTI;
 pub use curand::CURAND;
 pub use cusolver::CUSOLVER;
+pub use cusolvermg::CUSOLVERMG;
 pub use cusparse::CUSPARSE;
 pub use cutensor::CUTENSOR;
 pub use driver::DRIVER;
@@ -780,8 +782,24 @@ pub use nvtx::NVTX;
 
 /// Every library cushim knows, by the name `--lib` takes.
 pub const LIBRARIES: &[&Library] = &[
-    &DRIVER, &NVRTC, &NVML, &NVJITLINK, &CUBLAS, &CUBLASLT, &CUDART, &CUFFT, &CURAND, &CUSPARSE,
-    &CUSOLVER, &CUDNN, &NCCL, &CUTENSOR, &CUPTI, &NVTX, &CUFILE,
+    &DRIVER,
+    &NVRTC,
+    &NVML,
+    &NVJITLINK,
+    &CUBLAS,
+    &CUBLASLT,
+    &CUDART,
+    &CUFFT,
+    &CURAND,
+    &CUSPARSE,
+    &CUSOLVER,
+    &CUSOLVERMG,
+    &CUDNN,
+    &NCCL,
+    &CUTENSOR,
+    &CUPTI,
+    &NVTX,
+    &CUFILE,
 ];
 
 /// The libraries whose headers come from the same pinned wheels as

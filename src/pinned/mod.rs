@@ -33,7 +33,7 @@ macro_rules! pinned_releases {
 /// ships (a test checks the list against the registry). Example: `"nvrtc"`.
 macro_rules! shipped_libraries {
     ($then:ident) => {
-        $then!("cuda" "nvrtc" "nvml" "nvjitlink" "cublas" "cublasLt" "cudart" "cufft" "curand" "cusparse" "cusolver" "cudnn" "nccl" "cutensor" "cupti" "nvtx" "cufile")
+        $then!("cuda" "nvrtc" "nvml" "nvjitlink" "cublas" "cublasLt" "cudart" "cufft" "curand" "cusparse" "cusolver" "cusolverMg" "cudnn" "nccl" "cutensor" "cupti" "nvtx" "cufile")
     };
 }
 
