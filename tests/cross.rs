@@ -191,14 +191,7 @@ fn a_build_script_on_linux_generates_what_a_windows_build_needs_and_back() {
     // Windows, under Wine: the build script ran here for Windows.
     let exe = dir.join("cushim-cross.exe");
     std::fs::copy(&windows_exe, &exe).unwrap();
-    // Wine 8 lacks the DLL that Rust's standard library takes its random numbers from.
-    run_ok(
-        Command::new("x86_64-w64-mingw32-gcc")
-            .args(["-shared", "-O1", "-Wall", "-Werror", "-o"])
-            .arg(dir.join("bcryptprimitives.dll"))
-            .arg(root().join("tests/windows-consumer/wine/bcryptprimitives.c"))
-            .arg("-ladvapi32"),
-    );
+    common::wine_bcryptprimitives(&dir);
     let wine = |env: &[(&str, &str)], args: &[&str]| {
         run_ok(
             Command::new("wine")

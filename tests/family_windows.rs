@@ -434,14 +434,7 @@ fn install_fakes(dir: &Path, on_windows: &[&'static Library]) -> Installed {
 /// program, with none installed and with every fake.
 #[test]
 fn every_library_on_windows_answers_without_its_dll_and_works_with_its_fake() {
-    if !common::windows_cpp_tools() {
-        return;
-    }
-    assert!(
-        common::have_rust_target(TARGET) || std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
-        "install the {TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
-    );
-    if !common::have_rust_target(TARGET) {
+    if !common::windows_tools(TARGET) {
         return;
     }
     let start = Instant::now();

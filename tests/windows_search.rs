@@ -114,14 +114,7 @@ fn run(dir: &Path, venv: &Path) -> [String; 2] {
 /// message names the path and why, in both runtimes.
 #[test]
 fn a_program_in_a_venvs_scripts_finds_its_wheel_only_while_nobody_else_can_write_the_venv() {
-    if !common::windows_cpp_tools() {
-        return;
-    }
-    assert!(
-        common::have_rust_target(TARGET) || std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
-        "install the {TARGET} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
-    );
-    if !common::have_rust_target(TARGET) {
+    if !common::windows_tools(TARGET) {
         return;
     }
     let start = Instant::now();

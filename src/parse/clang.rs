@@ -375,46 +375,15 @@ impl Unit {
         }
     }
 
-    /// The integer that a non-system `#define NAME <integer>` gives, if any.
-    pub fn macro_value(&self, name: &str) -> Option<u32> {
-        for c in self.root().children() {
-            // SAFETY: plain queries on live cursors; the tokens are disposed after use.
-            unsafe {
-                if clang_getCursorKind(c.raw) != CXCursor_MacroDefinition
-                    || clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) != 0
-                    || c.spelling() != name
-                {
-                    continue;
-                }
-                let mut tokens: *mut CXToken = ptr::null_mut();
-                let mut count: c_uint = 0;
-                clang_tokenize(
-                    self.tu,
-                    clang_getCursorExtent(c.raw),
-                    &mut tokens,
-                    &mut count,
-                );
-                let text = (count >= 2)
-                    .then(|| take_string(clang_getTokenSpelling(self.tu, *tokens.add(1))));
-                if !tokens.is_null() {
-                    clang_disposeTokens(self.tu, tokens, count);
-                }
-                return text.and_then(|t| t.parse().ok());
-            }
-        }
-        None
-    }
-
-    /// Every non-system `#define NAME TARGET` whose body is one identifier:
-    /// `(NAME, TARGET)`, in source order. Example: `("nvmlInit", "nvmlInit_v2")`.
-    pub fn alias_macros(&self) -> Vec<(String, String)> {
+    /// Every non-system `#define`, in source order: its name, whether it is
+    /// function-like, and its body's tokens (kind and spelling).
+    fn macro_definitions(&self) -> Vec<MacroDefinition> {
         let mut out = Vec::new();
         for c in self.root().children() {
             // SAFETY: plain queries on live cursors; the tokens are disposed after use.
             unsafe {
                 if clang_getCursorKind(c.raw) != CXCursor_MacroDefinition
                     || clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) != 0
-                    || clang_Cursor_isMacroFunctionLike(c.raw) != 0
                 {
                     continue;
                 }
@@ -426,18 +395,51 @@ impl Unit {
                     &mut tokens,
                     &mut count,
                 );
-                if count == 2 && clang_getTokenKind(*tokens.add(1)) == CXToken_Identifier {
-                    out.push((
-                        c.spelling(),
-                        take_string(clang_getTokenSpelling(self.tu, *tokens.add(1))),
-                    ));
-                }
+                // The first token is the name.
+                let body = (1..count as usize)
+                    .map(|i| {
+                        let token = *tokens.add(i);
+                        (
+                            clang_getTokenKind(token),
+                            take_string(clang_getTokenSpelling(self.tu, token)),
+                        )
+                    })
+                    .collect();
                 if !tokens.is_null() {
                     clang_disposeTokens(self.tu, tokens, count);
                 }
+                out.push(MacroDefinition {
+                    name: c.spelling(),
+                    function_like: clang_Cursor_isMacroFunctionLike(c.raw) != 0,
+                    body,
+                });
             }
         }
         out
+    }
+
+    /// The integer that a non-system `#define NAME <integer>` gives, if any.
+    pub fn macro_value(&self, name: &str) -> Option<u32> {
+        let found = self
+            .macro_definitions()
+            .into_iter()
+            .find(|m| m.name == name)?;
+        found.body.first().and_then(|(_, t)| t.parse().ok())
+    }
+
+    /// Every non-system `#define NAME TARGET` whose body is one identifier:
+    /// `(NAME, TARGET)`, in source order. Example: `("nvmlInit", "nvmlInit_v2")`.
+    pub fn alias_macros(&self) -> Vec<(String, String)> {
+        self.macro_definitions()
+            .into_iter()
+            .filter(|m| !m.function_like)
+            .filter_map(|m| match m.body.as_slice() {
+                [(kind, target)] if *kind == CXToken_Identifier => {
+                    Some((m.name.clone(), target.clone()))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Every non-system `#define` whose body uses MSVC's own spellings of
@@ -445,39 +447,17 @@ impl Unit {
     /// which GCC and Clang for MinGW do not read; by name, in source order.
     /// Example: CUPTI's `PACKED_ALIGNMENT` read for Windows.
     pub fn msvc_layout_macros(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for c in self.root().children() {
-            // SAFETY: plain queries on live cursors; the tokens are disposed after use.
-            unsafe {
-                if clang_getCursorKind(c.raw) != CXCursor_MacroDefinition
-                    || clang_Location_isInSystemHeader(clang_getCursorLocation(c.raw)) != 0
-                {
-                    continue;
-                }
-                let mut tokens: *mut CXToken = ptr::null_mut();
-                let mut count: c_uint = 0;
-                clang_tokenize(
-                    self.tu,
-                    clang_getCursorExtent(c.raw),
-                    &mut tokens,
-                    &mut count,
-                );
-                let body: Vec<String> = (1..count as usize)
-                    .map(|i| take_string(clang_getTokenSpelling(self.tu, *tokens.add(i))))
-                    .collect();
-                if !tokens.is_null() {
-                    clang_disposeTokens(self.tu, tokens, count);
-                }
-                let msvc = body.iter().any(|t| t == "__pragma")
+        self.macro_definitions()
+            .into_iter()
+            .filter(|m| {
+                let body: Vec<&str> = m.body.iter().map(|(_, t)| t.as_str()).collect();
+                body.contains(&"__pragma")
                     || body
                         .windows(3)
-                        .any(|w| w[0] == "__declspec" && w[1] == "(" && w[2] == "align");
-                if msvc {
-                    out.push(c.spelling());
-                }
-            }
-        }
-        out
+                        .any(|w| w[0] == "__declspec" && w[1] == "(" && w[2] == "align")
+            })
+            .map(|m| m.name)
+            .collect()
     }
 
     pub fn root(&self) -> Cursor<'_> {
@@ -1087,4 +1067,12 @@ fn spell(ty: CXType, depth: u32) -> Field {
             _ => Field::Spelled(take_string(clang_getTypeSpelling(ty))),
         }
     }
+}
+
+/// One `#define` of the headers ([`Unit::macro_definitions`]).
+struct MacroDefinition {
+    name: String,
+    function_like: bool,
+    /// The tokens after the name, with their kinds.
+    body: Vec<(CXTokenKind, String)>,
 }

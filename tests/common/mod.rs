@@ -329,6 +329,21 @@ pub fn windows_cpp_tools() -> bool {
     false
 }
 
+/// Whether the Windows C++ tools ([`windows_cpp_tools`]) and Rust's
+/// `target` for Windows are here: a test that builds both kinds of program
+/// runs, or is skipped on purpose (`CUSHIM_SKIP_WINDOWS`); else it fails,
+/// saying what to install.
+pub fn windows_tools(target: &str) -> bool {
+    if !windows_cpp_tools() {
+        return false;
+    }
+    assert!(
+        have_rust_target(target) || std::env::var_os("CUSHIM_SKIP_WINDOWS").is_some(),
+        "install the {target} Rust target (as .ci/run does), or set CUSHIM_SKIP_WINDOWS=1"
+    );
+    have_rust_target(target)
+}
+
 /// Builds a planted DLL (`tests/cpp/planted.c`) named `name` into `dir`: it
 /// writes the marker file named by `CUSHIM_PLANT_MARKER` when loaded, and
 /// exports the functions `define` selects (`PLANT_NVCUDA`, `PLANT_NVRTC`).
