@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cudart pair as nvcc's runtime (GPU machine with nvcc; no Rust needed).
-# Builds each program of this directory twice with nvcc, once against the
+# Builds each program of gpu/nvcc twice with nvcc, once against the
 # real runtime (-cudart shared) and once against the pair (-cudart none plus
 # cudart_shim.cpp and cushim_runtime.cpp), runs both, and prints a table:
 #   - the __cuda* symbols each nvcc object leaves undefined (nm -u), and
@@ -12,7 +12,7 @@
 # device link, whose stub registers the fat binary), and templated with the
 # per-thread default stream (its launches call __cudaLaunchKernel_ptsz).
 #
-#   bash tests/h200/nvcc/run.sh PAIR_DIR [WORK_DIR]
+#   bash scripts/gpu-nvcc.sh PAIR_DIR [WORK_DIR]
 #
 # PAIR_DIR holds cudart_shim.{h,cpp} and cushim_runtime.{h,cpp} of the
 # toolkit's release (generated/cuda-13.0 for nvcc 13.0). NVCC names nvcc
@@ -20,8 +20,8 @@
 # GPU architecture (default sm_90, the H100 and H200). Exits 1 if any row
 # fails.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-pair=$(cd "${1:?usage: run.sh PAIR_DIR [WORK_DIR]}" && pwd)
+here=$(cd "$(dirname "$0")/../gpu/nvcc" && pwd)
+pair=$(cd "${1:?usage: gpu-nvcc.sh PAIR_DIR [WORK_DIR]}" && pwd)
 work=${2:-$(mktemp -d)}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
