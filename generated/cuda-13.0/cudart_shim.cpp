@@ -50,20 +50,6 @@
 #define CUSHIM_HAS_CUDA_VDPAU_INTEROP_H 1
 #endif
 #endif
-// device_functions.h's functions are defined where it and what it needs are found.
-#if defined(__has_include)
-#if __has_include("device_functions.h")
-#include "device_functions.h"
-#define CUSHIM_HAS_DEVICE_FUNCTIONS_H 1
-#endif
-#endif
-// host_runtime.h's functions are defined where it and what it needs are found.
-#if defined(__has_include)
-#if __has_include("host_runtime.h")
-#include "host_runtime.h"
-#define CUSHIM_HAS_HOST_RUNTIME_H 1
-#endif
-#endif
 
 // Structs that the compiler's headers name in those entry points and that
 // cuda_runtime_api.h does not declare: incomplete, as the entry points only
@@ -1211,48 +1197,20 @@ static_assert(static_cast<int>(CUSHIM_CUDART_WRONG_MAJOR) == cushim::status_wron
 #pragma warning(disable : 4996)
 #endif
 
-#ifdef CUSHIM_HAS_DEVICE_FUNCTIONS_H
 CUSHIM_FAST_STUB(code, cudaError_t, __cudaGetKernel, __cudaGetKernel, cushim_row___cudaGetKernel, (cudaKernel_t *arg0, const void *arg1), (arg0, arg1), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, char, __cudaInitModule, __cudaInitModule, cushim_row___cudaInitModule, (void **fatCubinHandle), (fatCubinHandle), cushim::zero<char>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_DEVICE_FUNCTIONS_H
 CUSHIM_FAST_STUB(code, cudaError_t, __cudaLaunchKernel, __cudaLaunchKernel, cushim_row___cudaLaunchKernel, (cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream), (kernel, gridDim, blockDim, args, sharedMem, stream), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_DEVICE_FUNCTIONS_H
 CUSHIM_FAST_STUB(code, cudaError_t, __cudaLaunchKernel_ptsz, __cudaLaunchKernel_ptsz, cushim_row___cudaLaunchKernel_ptsz, (cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream), (kernel, gridDim, blockDim, args, sharedMem, stream), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(code, cudaError_t, __cudaPopCallConfiguration, __cudaPopCallConfiguration, cushim_row___cudaPopCallConfiguration, (dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream), (gridDim, blockDim, sharedMem, stream), static_cast<cudaError_t>(cushim_code), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_DEVICE_FUNCTIONS_H
 CUSHIM_FAST_STUB(zero, unsigned int, __cudaPushCallConfiguration, __cudaPushCallConfiguration, cushim_row___cudaPushCallConfiguration, (dim3 gridDim, dim3 blockDim, size_t sharedMem, CUstream_st *stream), (gridDim, blockDim, sharedMem, stream), cushim::zero<unsigned int>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void **, __cudaRegisterFatBinary, __cudaRegisterFatBinary, cushim_row___cudaRegisterFatBinary, (void *fatCubin), (fatCubin), cushim::zero<void **>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaRegisterFatBinaryEnd, __cudaRegisterFatBinaryEnd, cushim_row___cudaRegisterFatBinaryEnd, (void **fatCubinHandle), (fatCubinHandle), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaRegisterFunction, __cudaRegisterFunction, cushim_row___cudaRegisterFunction, (void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize), (fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaRegisterManagedVar, __cudaRegisterManagedVar, cushim_row___cudaRegisterManagedVar, (void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global), (fatCubinHandle, hostVarPtrAddress, deviceAddress, deviceName, ext, size, constant, global), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaRegisterSurface, __cudaRegisterSurface, cushim_row___cudaRegisterSurface, (void **fatCubinHandle, const surfaceReference *hostVar, const void **deviceAddress, const char *deviceName, int dim, int ext), (fatCubinHandle, hostVar, deviceAddress, deviceName, dim, ext), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaRegisterTexture, __cudaRegisterTexture, cushim_row___cudaRegisterTexture, (void **fatCubinHandle, const textureReference *hostVar, const void **deviceAddress, const char *deviceName, int dim, int norm, int ext), (fatCubinHandle, hostVar, deviceAddress, deviceName, dim, norm, ext), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaRegisterVar, __cudaRegisterVar, cushim_row___cudaRegisterVar, (void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global), (fatCubinHandle, hostVar, deviceAddress, deviceName, ext, size, constant, global), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
-#ifdef CUSHIM_HAS_HOST_RUNTIME_H
 CUSHIM_FAST_STUB(zero, void, __cudaUnregisterFatBinary, __cudaUnregisterFatBinary, cushim_row___cudaUnregisterFatBinary, (void **fatCubinHandle), (fatCubinHandle), cushim::zero<void>(), CUSHIM_UNCHECKED)
-#endif
 CUSHIM_FAST_STUB(code, cudaError_t, cudaArrayGetInfo, cudaArrayGetInfo, cushim_row_cudaArrayGetInfo, (cudaChannelFormatDesc *desc, cudaExtent *extent, unsigned int *flags, cudaArray_t array), (desc, extent, flags, array), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaArrayGetMemoryRequirements, cudaArrayGetMemoryRequirements, cushim_row_cudaArrayGetMemoryRequirements, (cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device), (memoryRequirements, array, device), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
 CUSHIM_FAST_STUB(code, cudaError_t, cudaArrayGetPlane, cudaArrayGetPlane, cushim_row_cudaArrayGetPlane, (cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx), (pPlaneArray, hArray, planeIdx), static_cast<cudaError_t>(cushim_code), CUSHIM_CHECKED)
@@ -1728,76 +1686,20 @@ CUSHIM_FAST_STUB(code, cudaError_t, cudaWaitExternalSemaphoresAsync_ptsz, cudaWa
 #ifdef CUSHIM_ASM_STUBS
 CUSHIM_ASM_BINDERS
 __asm__(CUSHIM_ASM_TABLE
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
         CUSHIM_ASM_ROW(__cudaGetKernel, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaGetKernel)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaInitModule, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaInitModule)
-#endif
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
         CUSHIM_ASM_ROW(__cudaLaunchKernel, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaLaunchKernel)
-#endif
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
         CUSHIM_ASM_ROW(__cudaLaunchKernel_ptsz, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaLaunchKernel_ptsz)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaPopCallConfiguration, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaPopCallConfiguration)
-#endif
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
         CUSHIM_ASM_ROW(__cudaPushCallConfiguration, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaPushCallConfiguration)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterFatBinary, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterFatBinary)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterFatBinaryEnd, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterFatBinaryEnd)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterFunction, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterFunction)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterManagedVar, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterManagedVar)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterSurface, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterSurface)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterTexture, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterTexture)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaRegisterVar, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaRegisterVar)
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
         CUSHIM_ASM_ROW(__cudaUnregisterFatBinary, thunk)
-#else
-        CUSHIM_ASM_NO_ROW(__cudaUnregisterFatBinary)
-#endif
         CUSHIM_ASM_ROW(cudaArrayGetInfo, thunk)
         CUSHIM_ASM_ROW(cudaArrayGetMemoryRequirements, thunk)
         CUSHIM_ASM_ROW(cudaArrayGetPlane, thunk)
@@ -2324,76 +2226,20 @@ __asm__(CUSHIM_ASM_TABLE
         CUSHIM_ASM_TABLE_END);
 #else
 void *cushim_table::slots[cushim_count] = {
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
     CUSHIM_BINDER(__cudaGetKernel),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaInitModule),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
     CUSHIM_BINDER(__cudaLaunchKernel),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
     CUSHIM_BINDER(__cudaLaunchKernel_ptsz),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaPopCallConfiguration),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_DEVICE_FUNCTIONS_H)
     CUSHIM_BINDER(__cudaPushCallConfiguration),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterFatBinary),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterFatBinaryEnd),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterFunction),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterManagedVar),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterSurface),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterTexture),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaRegisterVar),
-#else
-    nullptr,
-#endif
-#if defined(CUSHIM_HAS_HOST_RUNTIME_H)
     CUSHIM_BINDER(__cudaUnregisterFatBinary),
-#else
-    nullptr,
-#endif
     CUSHIM_BINDER(cudaArrayGetInfo),
     CUSHIM_BINDER(cudaArrayGetMemoryRequirements),
     CUSHIM_BINDER(cudaArrayGetPlane),

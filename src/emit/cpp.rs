@@ -601,6 +601,15 @@ pub fn emit(
                 .chain(api.library.headers.iter().map(|l| file_name(l.name)))
                 .any(|l| l == *h)
         })
+        // The compiler's headers (nvcc's `host_runtime.h`) are never
+        // included: their entry points are defined unconditionally.
+        .filter(|h| {
+            !api
+                .library
+                .parse
+                .compiler
+                .is_some_and(|c| c.declares_in(h))
+        })
         .collect();
     found.sort_unstable();
     found.dedup();
