@@ -609,9 +609,15 @@ fn every_committed_13_5_pair_compiles_for_aarch64() {
                     .args(["-std=c++17", "-Wall", "-Wextra", "-Werror"])
                     .args(flags)
                     .arg(format!("-I{}", include.display()))
-                    .arg(format!("-I{}", root().join("headers/foreign").display()))
                     .arg(format!("-I{}", generated().display()))
+                    // The system's OpenGL, EGL and VDPAU headers, then
+                    // cushim's stand-ins for what it lacks (`nv/target`):
+                    // the pairs include the real headers, never the
+                    // parse's stand-ins where a system has them (an Arm
+                    // `cuda_gl_interop.h` wants OpenGL's `GL_VERSION`).
                     .args(["-idirafter", "/usr/include"])
+                    .arg("-idirafter")
+                    .arg(root().join("headers/foreign"))
                     .arg(&source),
             );
         }

@@ -603,13 +603,7 @@ pub fn emit(
         })
         // The compiler's headers (nvcc's `host_runtime.h`) are never
         // included: their entry points are defined unconditionally.
-        .filter(|h| {
-            !api
-                .library
-                .parse
-                .compiler
-                .is_some_and(|c| c.declares_in(h))
-        })
+        .filter(|h| !api.library.parse.compiler.is_some_and(|c| c.declares_in(h)))
         .collect();
     found.sort_unstable();
     found.dedup();

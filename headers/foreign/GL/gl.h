@@ -10,9 +10,4 @@
 typedef unsigned int GLenum;
 typedef unsigned int GLuint;
 
-/* The name of glGetString's version query, as every <GL/gl.h> defines it:
- * cuda_gl_interop.h on Arm asks for it to tell that OpenGL's header came
- * first. */
-#define GL_VERSION 0x1F02
-
 #endif
